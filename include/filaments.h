@@ -1,0 +1,219 @@
+/*
+ * filaments.h - the public interface of libfilaments.
+ *
+ * Fine-grain parallelism on shared-memory machines after Engler, Andrews and
+ * Lowenthal, "Filaments: Efficient Support for Fine-Grain Parallelism",
+ * TR 93-13a (1994): stateless run-to-completion, iterative (barrier) and
+ * fork/join filaments, run by one server thread per core.
+ *
+ * Every public name starts with f_ or F_.  Names that end in an underscore
+ * belong to the inline fast paths below: they are not part of the interface
+ * and may change with the library's soname.  See filaments(7) and the man
+ * page of each call.
+ */
+#ifndef FILAMENTS_H
+#define FILAMENTS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define F_API __attribute__((visibility("default")))
+#else
+#define F_API
+#endif
+
+/* ---------------------------------------------------------------- errors */
+
+/* One list makes both the codes and f_strerror(); numbers are never reused. */
+#define F_ERRORS(X)                                                            \
+    X(F_EINVAL, -1, "invalid argument")                                        \
+    X(F_ENOMEM, -2, "out of memory")                                           \
+    X(F_ESTATE, -3, "call not allowed at this point")
+
+#define F_ERROR_ENUM_(name, value, text) name = value,
+enum { F_ERRORS(F_ERROR_ENUM_) };
+#undef F_ERROR_ENUM_
+
+/* Success.  <unistd.h> defines F_OK as 0 for access(2): the same value. */
+#ifndef F_OK
+#define F_OK 0
+#endif
+
+F_API const char *f_strerror(int code);
+
+/* ------------------------------------------------------------ life cycle */
+
+F_API int f_initialize(int nservers);
+F_API int f_parallel(void);
+F_API void f_finalize(void);
+F_API int f_num_servers(void);
+F_API int f_my_server(void);
+
+/* --------------------------------------------- run-to-completion [§2.1] */
+
+/* A filament: a code pointer and its arguments; no stack, no state. */
+typedef void (*f_func)(long i, long j, void *arg);
+
+/* As a server argument: let the library place the filament and balance. */
+#define F_ANY (-1)
+
+F_API int f_rtc_thread(int server, f_func fn, long i, long j, void *arg);
+
+/* ------------------------------------------------ iterative [§2.2, §4.4] */
+
+enum { F_NOTDONE = 0, F_DONE = 1 };
+typedef int (*f_seq_func)(void *arg);
+
+F_API int f_new_barrier(f_seq_func seq, void *arg);
+F_API int f_iterative_thread(int server, f_func fn, long i, long j, void *arg);
+
+/*
+ * Range versions.  A run of filaments created one after the other with the
+ * same fn, i and arg and consecutive j (the points of one grid row) is stored
+ * once.  If the program names a range version of fn, each run is executed
+ * by one call range(i, j_begin, j_end, arg), which the compiler can optimize
+ * as the loop of a coarse-grain program; otherwise fn is called per point.
+ */
+typedef void (*f_range_func)(long i, long j_begin, long j_end, void *arg);
+
+F_API int f_set_range_version(f_func point, f_range_func range);
+
+/*
+ * F_RANGE_VERSION(point) defines `static void point_range(long, long, long,
+ * void *)` from a (preferably static inline) point function, e.g.
+ *     static inline void relax(long i, long j, void *g) { ... }
+ *     F_RANGE_VERSION(relax)
+ *     ... f_set_range_version(relax, relax_range);
+ */
+#define F_RANGE_VERSION(point)                                                 \
+    static void point##_range(long f_i_, long f_jb_, long f_je_, void *f_a_)   \
+    {                                                                          \
+        for (long f_j_ = f_jb_; f_j_ < f_je_; ++f_j_)                          \
+            point(f_i_, f_j_, f_a_);                                           \
+    }
+
+/* ------------------------------------------------- fork/join [§2.3, §4.5] */
+
+F_API int f_fork(f_func fn, long i, long j, void *arg);
+F_API int f_join(void);
+
+#define F_PRUNE_AUTO (-1L)
+F_API void f_set_prune(long threshold);
+
+/* ------------------------------------------------------------ reductions */
+
+enum f_op { F_SUM, F_MIN, F_MAX };
+
+/*
+ * Opaque to programs: one padded slot per server, combined by
+ * f_reduction_value().  The layout below exists only for the inline
+ * f_reduce() fast path.
+ */
+typedef struct f_reduction f_reduction;
+struct f_reduction {
+    enum f_op op_;
+    int nslots_;
+    size_t stride_;  /* doubles between two servers' slots */
+    double *slots_;
+};
+
+F_API f_reduction *f_new_reduction(enum f_op op);
+F_API void f_free_reduction(f_reduction *r);
+F_API double f_reduction_value(const f_reduction *r);
+F_API void f_reduction_reset(f_reduction *r);
+F_API void f_reduce(f_reduction *r, double v);
+
+/* The calling server's index, 0 outside the servers (private). */
+#if defined(__GNUC__)
+extern F_API __thread int f_self_index_ __attribute__((tls_model("initial-exec")));
+#else
+extern F_API _Thread_local int f_self_index_;
+#endif
+
+/* Fast path: no call, no lock; the server's own slot.  (f_reduce)(r, v) is the function. */
+static inline void f_reduce_inline_(f_reduction *r, double v)
+{
+    double *slot = r->slots_ + (size_t)f_self_index_ * r->stride_;
+    switch (r->op_) {
+    case F_SUM: *slot += v; break;
+    case F_MIN: if (v < *slot) *slot = v; break;
+    case F_MAX: if (v > *slot) *slot = v; break;
+    }
+}
+#define f_reduce(r, v) f_reduce_inline_((r), (v))
+
+/* ----------------------------------------------------------------- locks */
+
+/* Public only so that it can be embedded; the field is private. */
+struct f_lock { size_t f_word_; };
+typedef struct f_lock f_lock_t;
+#define F_LOCK_INITIALIZER { 0 }
+
+F_API void f_lock_init(f_lock_t *l);
+F_API void f_lock(f_lock_t *l);
+F_API void f_unlock(f_lock_t *l);
+
+/* ---------------------------------------------------------------- memory */
+
+F_API void *f_malloc(size_t size);
+F_API void f_free(void *p);
+
+/* ------------------------------------------------ continuations [§2.2] */
+
+/*
+ * A continuation is one zeroed block of `size` bytes per server, kept across
+ * barriers: the filaments of one phase leave locally computed values in
+ * their server's block and the filaments of the next phase on that server
+ * pick them up, without shared globals or locks.
+ */
+typedef struct f_continuation f_continuation;
+
+F_API f_continuation *f_new_continuation(size_t size);
+F_API void *f_continuation_local(f_continuation *c);
+F_API void *f_continuation_of(f_continuation *c, int server);
+F_API void f_free_continuation(f_continuation *c);
+
+/* ------------------------------------------- variable arguments [§4.1] */
+
+/*
+ * A variable-argument filament receives its arguments as an array of
+ * f_value, one per character of its format string: 'l' long, 'd' double,
+ * 'p' pointer.  At most F_MAX_ARGS arguments.
+ */
+typedef union f_value {
+    long l;
+    double d;
+    void *p;
+} f_value;
+typedef void (*f_vfunc)(const f_value *args);
+#define F_MAX_ARGS 8
+
+F_API int f_rtc_vthread(int server, f_vfunc fn, const char *format, ...);
+F_API int f_iterative_vthread(int server, f_vfunc fn, const char *format, ...);
+F_API int f_vfork(f_vfunc fn, const char *format, ...);
+
+/* ------------------------------------------------------------ statistics */
+
+struct f_stats {
+    unsigned long filaments_run;   /* RTC, iterative (per pass) and fork/join */
+    unsigned long forks;
+    unsigned long pruned_forks;
+    unsigned long steals;          /* successful: filaments taken from another server */
+    unsigned long steal_attempts;
+    unsigned long barrier_episodes;
+    unsigned long idle_ns;         /* time spent waiting for work or at a barrier */
+    unsigned long peak_live_forks; /* fork/join filaments queued or running at once */
+};
+
+/* server = 0 .. f_num_servers()-1, or F_ANY for the sum (peak: the maximum). */
+F_API int f_get_stats(int server, struct f_stats *out);
+F_API int f_reset_stats(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* FILAMENTS_H */

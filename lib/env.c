@@ -1,0 +1,69 @@
+/*
+ * env.c - the environment variables, read in one place from one table.
+ * A bad value makes f_initialize return F_EINVAL; nothing is clamped.
+ *
+ *   FILAMENTS_SERVERS  1..FI_MAX_SERVERS   servers when f_initialize gets <= 0
+ *   FILAMENTS_PRUNE    auto | 0 | N>0      the fork/join pruning threshold
+ *   FILAMENTS_STATS    0 | 1               print statistics at f_finalize
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
+        return F_EINVAL;
+    *out = v;
+    return F_OK;
+}
+
+static int parse_servers(const char *s, struct fi_env *env)
+{
+    long v;
+    int rc = parse_long(s, 1, FI_MAX_SERVERS, &v);
+    env->servers = (int)v;
+    return rc;
+}
+
+static int parse_prune(const char *s, struct fi_env *env)
+{
+    if (strcmp(s, "auto") == 0) {
+        env->prune = F_PRUNE_AUTO;
+        return F_OK;
+    }
+    return parse_long(s, 0, (long)(((unsigned long)-1) >> 1), &env->prune);
+}
+
+static int parse_stats(const char *s, struct fi_env *env)
+{
+    long v;
+    int rc = parse_long(s, 0, 1, &v);
+    env->stats = (int)v;
+    return rc;
+}
+
+static const struct {
+    const char *name;
+    int (*parse)(const char *value, struct fi_env *env);
+} variables[] = {
+    { "FILAMENTS_SERVERS", parse_servers },
+    { "FILAMENTS_PRUNE", parse_prune },
+    { "FILAMENTS_STATS", parse_stats },
+};
+
+int fi_env_read(struct fi_env *env)
+{
+    *env = (struct fi_env){ .servers = 0, .prune = F_PRUNE_AUTO, .stats = 0 };
+    for (size_t k = 0; k < sizeof variables / sizeof *variables; ++k) {
+        const char *value = getenv(variables[k].name);
+        if (value != NULL && variables[k].parse(value, env) < 0)
+            return F_EINVAL;
+    }
+    return F_OK;
+}

@@ -1,0 +1,184 @@
+/*
+ * internal.h - the types that several mechanisms share: the filament
+ * descriptor, the server, the library's state.  Nothing here is public.
+ *
+ * Ownership, in one place (doc/design.md has the protocols):
+ *  - main thread: everything while no f_parallel runs (servers are parked);
+ *  - a server: its own pinned queue, its arena, its statistics, its pass
+ *    cursors; other servers only claim from its F_ANY queue and push into
+ *    its inbox under the inbox lock;
+ *  - the episode (barrier) words: every server, through AO_ operations.
+ */
+#ifndef FI_INTERNAL_H
+#define FI_INTERNAL_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "filaments.h"
+#include "atomic.h"
+#include "tunables.h"
+
+#define FI_HIDDEN __attribute__((visibility("hidden")))
+#define FI_MUST_CHECK __attribute__((warn_unused_result))
+
+#ifdef NDEBUG
+#define FI_ASSERT(x) ((void)0)
+#else
+#include <assert.h>
+#define FI_ASSERT(x) assert(x)
+#endif
+
+/* A filament [paper §4.1]: code and arguments, 32 bytes, no link, no stack. */
+struct fi_desc {
+    f_func fn;
+    long i;
+    long j;
+    void *arg;
+};
+_Static_assert(sizeof(struct fi_desc) == 4 * sizeof(void *), "fi_desc is four words");
+
+#include "queue.h"
+
+/* A lock-protected queue that other servers push into during a run. */
+struct fi_inbox {
+    f_lock_t lock;        /* pushers and the owner */
+    volatile AO_t count;  /* filaments waiting; written under the lock, read as a hint */
+    struct fi_queue queue;
+};
+
+struct fi_server {
+    /* Claimed by every server (F_ANY filaments, oldest first). */
+    _Alignas(FI_CACHE_LINE) struct fi_queue any;
+    /* Pushed into by other servers while a run goes on. */
+    _Alignas(FI_CACHE_LINE) struct fi_inbox inbox;
+    /* Owner only. */
+    _Alignas(FI_CACHE_LINE) struct fi_queue pinned;
+    int index;
+    int in_barrier;  /* running a phase's sequential code: no filaments may be created */
+    unsigned steal_seed;
+    pthread_t thread;
+    struct f_stats stats;
+};
+
+/* What the episode that has just begun is [paper §4.4]. */
+enum fi_episode_kind {
+    FI_EPISODE_ONCE,  /* RTC and fork/join filaments: once each */
+    FI_EPISODE_PASS,  /* one pass over an iterative phase */
+    FI_EPISODE_DONE   /* the run is over */
+};
+
+struct fi_episode {
+    enum fi_episode_kind kind;
+    int phase;
+};
+
+enum fi_state { FI_UNINIT, FI_READY, FI_RUNNING };
+
+struct fi_phase;
+struct fi_waitset {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    volatile AO_t sleepers;  /* threads in (or entering) cond_wait */
+};
+
+struct fi_lib {
+    /* Written by f_initialize and f_finalize only. */
+    volatile AO_t state;  /* enum fi_state, read by any thread that calls in */
+    int nservers;
+    int oversubscribed;   /* more servers than online cores: spin less */
+    int print_stats;
+    struct fi_server *servers;
+
+    /* Main thread only, between runs. */
+    long prune;
+    unsigned any_next;    /* round-robin cursor for F_ANY placement */
+    struct fi_phase *phases;
+    int nphases, phases_cap;
+    struct fi_range_version { f_func point; f_range_func range; } *ranges;
+    int nranges, ranges_cap;
+
+    /* The run: main -> servers. */
+    _Alignas(FI_CACHE_LINE) volatile AO_t run_gen;
+    volatile AO_t shutdown;
+    /* Servers -> main. */
+    _Alignas(FI_CACHE_LINE) volatile AO_t checked_out;
+    /* The termination count of the current episode: active servers plus
+     * filaments waiting in inboxes (episode.c). */
+    _Alignas(FI_CACHE_LINE) volatile AO_t busy;
+    /* The episode number: the barrier's sense.  `episode` below is written
+     * by the server that ends an episode, before it releases this word. */
+    _Alignas(FI_CACHE_LINE) volatile AO_t episode_no;
+    struct fi_episode episode;
+
+    _Alignas(FI_CACHE_LINE) struct fi_waitset waitset;
+};
+
+extern FI_HIDDEN struct fi_lib fi_lib;
+
+/* The server the calling thread is, or NULL (main and other threads). */
+extern FI_HIDDEN __thread struct fi_server *fi_self __attribute__((tls_model("initial-exec")));
+
+static inline int fi_state(void) { return (int)AO_load(&fi_lib.state); }
+
+/* Creation from the main thread between runs, the only place phases and
+ * placement change: F_OK, or F_ESTATE. */
+static inline int fi_check_main_between_runs(void)
+{
+    return fi_self == NULL && fi_state() == FI_READY ? F_OK : F_ESTATE;
+}
+
+/* server.c */
+FI_HIDDEN int fi_servers_check_index(int server);
+
+/* rtc.c */
+FI_HIDDEN FI_MUST_CHECK int fi_rtc_create(int server, const struct fi_desc *d);
+FI_HIDDEN void fi_rtc_drain(struct fi_server *me);
+FI_HIDDEN int fi_rtc_visible(const struct fi_server *me);
+FI_HIDDEN int fi_rtc_help(struct fi_server *me);
+FI_HIDDEN void fi_rtc_discard(struct fi_server *s);
+
+/* phase.c */
+FI_HIDDEN void fi_phase_pass(struct fi_server *me, int phase);
+FI_HIDDEN void fi_phases_free(void);
+FI_HIDDEN int fi_phases_count(void);
+FI_HIDDEN int fi_phase_barrier_code(struct fi_server *me, int phase);
+FI_HIDDEN FI_MUST_CHECK int fi_phase_adopt(void *block);
+FI_HIDDEN void fi_phase_disown_last(void);
+
+/* episode.c */
+FI_HIDDEN void fi_episode_begin_run(void);
+FI_HIDDEN struct fi_episode fi_episode_finish(struct fi_server *me, AO_t *episode_no);
+
+/* vararg.c */
+FI_HIDDEN void fi_vararg_discard(const struct fi_desc *d);
+
+/* env.c */
+struct fi_env {
+    int servers;   /* 0: unset */
+    long prune;
+    int stats;
+};
+FI_HIDDEN FI_MUST_CHECK int fi_env_read(struct fi_env *env);
+
+/* stats.c */
+FI_HIDDEN void fi_stats_print(void);
+
+/* memory.c: allocation, with a hook for the failure-injection tests. */
+FI_HIDDEN FI_MUST_CHECK void *fi_alloc(size_t size);
+FI_HIDDEN FI_MUST_CHECK void *fi_alloc_aligned(size_t size);
+FI_HIDDEN FI_MUST_CHECK void *fi_realloc(void *p, size_t size);
+FI_HIDDEN void fi_free(void *p);
+FI_HIDDEN extern long fi_alloc_fail_at;  /* tests: the k-th allocation fails (0: never) */
+FI_HIDDEN void fi_alloc_fail_reset(long k);     /* count from now; fail the k-th (0: never) */
+FI_HIDDEN FI_MUST_CHECK void *fi_per_server_alloc(size_t size, size_t *stride);
+
+struct fi_owned {
+    struct fi_owned *next, *prev;
+    void (*destroy)(struct fi_owned *);
+};
+FI_HIDDEN void fi_owned_link(struct fi_owned *o, void (*destroy)(struct fi_owned *));
+FI_HIDDEN void fi_owned_unlink(struct fi_owned *o);
+FI_HIDDEN void fi_owned_free_all(void);
+
+#endif /* FI_INTERNAL_H */

@@ -1,0 +1,112 @@
+/*
+ * memory.c - shared, cache-line aligned memory for programs (f_malloc), and
+ * the library's own allocations, which go through one place so that the
+ * tests can make the k-th of them fail (fi_alloc_fail_at).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+long fi_alloc_fail_at;             /* 0: never fail */
+static volatile AO_t alloc_count;  /* allocations since the hook was last set */
+
+static int injected_failure(void)
+{
+    if (FI_LIKELY(fi_alloc_fail_at == 0))
+        return 0;
+    return (long)AO_fetch_and_add1(&alloc_count) + 1 == fi_alloc_fail_at;
+}
+
+FI_HIDDEN void fi_alloc_fail_reset(long k)
+{
+    AO_store(&alloc_count, 0);
+    fi_alloc_fail_at = k;
+}
+
+static size_t whole_lines(size_t size)
+{
+    size_t line = FI_CACHE_LINE;
+    if (size == 0)
+        return line;
+    if (size > (size_t)-1 - line)
+        return 0;
+    return (size + line - 1) / line * line;
+}
+
+void *fi_alloc(size_t size)
+{
+    return injected_failure() ? NULL : malloc(size);
+}
+
+void *fi_alloc_aligned(size_t size)
+{
+    size_t bytes = whole_lines(size);
+    if (bytes == 0 || injected_failure())
+        return NULL;
+    return aligned_alloc(FI_CACHE_LINE, bytes);
+}
+
+void *fi_realloc(void *p, size_t size)
+{
+    return injected_failure() ? NULL : realloc(p, size);
+}
+
+void fi_free(void *p)
+{
+    free(p);
+}
+
+void *f_malloc(size_t size)
+{
+    return fi_alloc_aligned(size);
+}
+
+void f_free(void *p)
+{
+    fi_free(p);
+}
+
+/*
+ * Objects that f_finalize frees (reductions, continuations): each starts
+ * with a struct fi_owned, linked on one list by the main thread.
+ */
+static struct fi_owned owned = { &owned, &owned, NULL };
+
+void fi_owned_link(struct fi_owned *o, void (*destroy)(struct fi_owned *))
+{
+    o->destroy = destroy;
+    o->next = owned.next;
+    o->prev = &owned;
+    owned.next->prev = o;
+    owned.next = o;
+}
+
+void fi_owned_unlink(struct fi_owned *o)
+{
+    o->prev->next = o->next;
+    o->next->prev = o->prev;
+}
+
+void fi_owned_free_all(void)
+{
+    while (owned.next != &owned) {
+        struct fi_owned *o = owned.next;
+        fi_owned_unlink(o);
+        o->destroy(o);
+    }
+}
+
+/* One zeroed, line-aligned block of `size` bytes per server; *stride gets
+ * the distance between two servers' blocks. */
+void *fi_per_server_alloc(size_t size, size_t *stride)
+{
+    *stride = whole_lines(size);
+    if (*stride == 0 || (size_t)fi_lib.nservers > (size_t)-1 / *stride)
+        return NULL;
+    size_t bytes = *stride * (size_t)fi_lib.nservers;
+    char *p = fi_alloc_aligned(bytes);
+    if (p != NULL)
+        memset(p, 0, bytes);
+    return p;
+}

@@ -1,0 +1,245 @@
+/*
+ * phase.c - iterative filaments: phases, runs and back-and-forth passes
+ * [paper §2.2, §4.4].
+ *
+ * A phase is one array of runs per server plus the sequential code of the
+ * barrier that ends it.  A run is a group of filaments created one after
+ * the other with the same fn, i and arg and consecutive j (the points of a
+ * grid row): it is stored once, 40 bytes however long it is, and executed
+ * as a loop - by one call of the range version of fn where the program has
+ * named one (f_set_range_version), so the compiler can optimize the points
+ * of a row together as in a coarse-grain program.  Passes alternate
+ * direction over the runs (front to rear, then rear to front), so what was
+ * touched last is touched first again; inside a run j always increases.
+ *
+ * Phases are built by the main thread between runs and read-only during a
+ * run, except each server's cursor (`backward`), which only it writes.
+ * Each f_parallel consumes the phases created before it.
+ */
+#include <limits.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct fi_run {
+    f_func fn;
+    void *arg;
+    long i;
+    long j_first;
+    long j_last;  /* inclusive, so that a run may end at LONG_MAX */
+};
+
+struct fi_runs {
+    _Alignas(FI_CACHE_LINE) struct fi_run *run;
+    size_t n, cap;
+    unsigned long filaments;
+    int backward;  /* the direction of this server's next pass; owner only */
+};
+
+struct fi_phase {
+    f_seq_func seq;
+    void *arg;
+    struct fi_runs *per_server;
+    int any_server;  /* where the last F_ANY filament went, or -1 */
+    void **owned;    /* argument blocks of variable-argument filaments */
+    size_t nowned, owned_cap;
+};
+
+int fi_phases_count(void)
+{
+    return fi_lib.nphases;
+}
+
+int fi_phase_barrier_code(struct fi_server *me, int phase)
+{
+    const struct fi_phase *ph = &fi_lib.phases[phase];
+    if (ph->seq == NULL)
+        return F_NOTDONE;
+    me->in_barrier = 1;
+    int verdict = ph->seq(ph->arg);
+    me->in_barrier = 0;
+    return verdict;
+}
+
+void fi_phases_free(void)
+{
+    for (int p = 0; p < fi_lib.nphases; ++p) {
+        struct fi_phase *ph = &fi_lib.phases[p];
+        for (int s = 0; s < fi_lib.nservers; ++s)
+            fi_free(ph->per_server[s].run);
+        fi_free(ph->per_server);
+        for (size_t k = 0; k < ph->nowned; ++k)
+            fi_free(ph->owned[k]);
+        fi_free(ph->owned);
+    }
+    fi_free(fi_lib.phases);
+    fi_lib.phases = NULL;
+    fi_lib.nphases = fi_lib.phases_cap = 0;
+}
+
+/* Grow *array of *cap elements of `size` bytes to hold one more. */
+static FI_MUST_CHECK int grow(void **array, size_t *cap, size_t used, size_t size)
+{
+    if (used < *cap)
+        return F_OK;
+    size_t n = *cap ? *cap * 2 : 16;
+    void *p = fi_realloc(*array, n * size);
+    if (p == NULL)
+        return F_ENOMEM;
+    *array = p;
+    *cap = n;
+    return F_OK;
+}
+
+int f_new_barrier(f_seq_func seq, void *arg)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    size_t cap = (size_t)fi_lib.phases_cap;
+    if (grow((void **)&fi_lib.phases, &cap, (size_t)fi_lib.nphases, sizeof *fi_lib.phases) < 0)
+        return F_ENOMEM;
+    fi_lib.phases_cap = (int)cap;
+    size_t bytes = (size_t)fi_lib.nservers * sizeof(struct fi_runs);
+    struct fi_runs *per_server = fi_alloc_aligned(bytes);
+    if (per_server == NULL)
+        return F_ENOMEM;
+    memset(per_server, 0, bytes);
+    fi_lib.phases[fi_lib.nphases] = (struct fi_phase){
+        .seq = seq, .arg = arg, .per_server = per_server, .any_server = -1
+    };
+    return fi_lib.nphases++;
+}
+
+static int extends(const struct fi_runs *rs, f_func fn, long i, long j, void *arg)
+{
+    if (rs->n == 0)
+        return 0;
+    const struct fi_run *last = &rs->run[rs->n - 1];
+    return last->fn == fn && last->i == i && last->arg == arg && last->j_last != LONG_MAX &&
+           j == last->j_last + 1;
+}
+
+/*
+ * F_ANY iterative filaments are placed once, at creation: a filament that
+ * extends the last F_ANY run joins it, otherwise it starts a run on the
+ * server with the fewest filaments in this phase.  They are not moved
+ * between passes (barrier code can rebuild phases between runs instead).
+ */
+static int place_any(struct fi_phase *ph, f_func fn, long i, long j, void *arg)
+{
+    if (ph->any_server >= 0 && extends(&ph->per_server[ph->any_server], fn, i, j, arg))
+        return ph->any_server;
+    int best = 0;
+    for (int s = 1; s < fi_lib.nservers; ++s)
+        if (ph->per_server[s].filaments < ph->per_server[best].filaments)
+            best = s;
+    return best;
+}
+
+int f_iterative_thread(int server, f_func fn, long i, long j, void *arg)
+{
+    if (fi_check_main_between_runs() < 0 || fi_lib.nphases == 0)
+        return F_ESTATE;
+    if (fn == NULL || (server != F_ANY && fi_servers_check_index(server) < 0))
+        return F_EINVAL;
+    struct fi_phase *ph = &fi_lib.phases[fi_lib.nphases - 1];
+    if (server == F_ANY)
+        ph->any_server = server = place_any(ph, fn, i, j, arg);
+    struct fi_runs *rs = &ph->per_server[server];
+    if (extends(rs, fn, i, j, arg)) {
+        rs->run[rs->n - 1].j_last = j;
+    } else {
+        if (grow((void **)&rs->run, &rs->cap, rs->n, sizeof *rs->run) < 0)
+            return F_ENOMEM;
+        rs->run[rs->n++] = (struct fi_run){ fn, arg, i, j, j };
+    }
+    rs->filaments++;
+    return F_OK;
+}
+
+int fi_phase_adopt(void *block)
+{
+    struct fi_phase *ph = &fi_lib.phases[fi_lib.nphases - 1];
+    if (grow((void **)&ph->owned, &ph->owned_cap, ph->nowned, sizeof *ph->owned) < 0)
+        return F_ENOMEM;
+    ph->owned[ph->nowned++] = block;
+    return F_OK;
+}
+
+void fi_phase_disown_last(void)
+{
+    fi_lib.phases[fi_lib.nphases - 1].nowned--;
+}
+
+/* ------------------------------------------------------- range versions */
+
+int f_set_range_version(f_func point, f_range_func range)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    if (point == NULL)
+        return F_EINVAL;
+    for (int k = 0; k < fi_lib.nranges; ++k) {
+        if (fi_lib.ranges[k].point == point) {
+            if (range != NULL)
+                fi_lib.ranges[k].range = range;
+            else
+                fi_lib.ranges[k] = fi_lib.ranges[--fi_lib.nranges];
+            return F_OK;
+        }
+    }
+    if (range == NULL)
+        return F_OK;
+    size_t cap = (size_t)fi_lib.ranges_cap;
+    if (grow((void **)&fi_lib.ranges, &cap, (size_t)fi_lib.nranges, sizeof *fi_lib.ranges) < 0)
+        return F_ENOMEM;
+    fi_lib.ranges_cap = (int)cap;
+    fi_lib.ranges[fi_lib.nranges++] = (struct fi_range_version){ point, range };
+    return F_OK;
+}
+
+static f_range_func range_of(f_func fn)
+{
+    for (int k = 0; k < fi_lib.nranges; ++k)
+        if (fi_lib.ranges[k].point == fn)
+            return fi_lib.ranges[k].range;
+    return NULL;
+}
+
+/* ----------------------------------------------------------------- pass */
+
+struct range_cache {
+    f_func fn;
+    f_range_func range;
+};
+
+static inline void run_one(const struct fi_run *r, struct range_cache *c)
+{
+    if (r->fn != c->fn) {
+        c->fn = r->fn;
+        c->range = range_of(r->fn);
+    }
+    if (c->range != NULL && r->j_last != LONG_MAX) {
+        c->range(r->i, r->j_first, r->j_last + 1, r->arg);
+        return;
+    }
+    for (long j = r->j_first;; ++j) {
+        r->fn(r->i, j, r->arg);
+        if (j == r->j_last)
+            break;
+    }
+}
+
+void fi_phase_pass(struct fi_server *me, int phase)
+{
+    struct fi_runs *rs = &fi_lib.phases[phase].per_server[me->index];
+    struct range_cache cache = { NULL, NULL };
+    if (!rs->backward)
+        for (size_t r = 0; r < rs->n; ++r)
+            run_one(&rs->run[r], &cache);
+    else
+        for (size_t r = rs->n; r-- > 0;)
+            run_one(&rs->run[r], &cache);
+    rs->backward ^= 1;
+    me->stats.filaments_run += rs->filaments;
+}

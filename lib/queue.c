@@ -1,0 +1,153 @@
+/*
+ * queue.c - the slow paths of the array queues [paper §4.2]: growth by
+ * chunks, moving to the next chunk, claiming from a shared queue.
+ * The fast paths are static inline in queue.h.
+ */
+#include "internal.h"
+
+static struct fi_chunk *new_chunk(size_t cap)
+{
+    struct fi_chunk *c = fi_alloc(sizeof *c + cap * sizeof(struct fi_desc));
+    if (c == NULL)
+        return NULL;
+    AO_store(&c->next, 0);
+    AO_store(&c->head, 0);
+    AO_store(&c->tail, 0);
+    c->cap = cap;
+    return c;
+}
+
+static struct fi_chunk *next_of(const struct fi_chunk *c)
+{
+    /* Acquire: the chunk's fields before its link; pairs with push_slow. */
+    return (struct fi_chunk *)AO_load_acquire(&c->next);
+}
+
+int fi_queue_init(struct fi_queue *q)
+{
+    struct fi_chunk *c = new_chunk(FI_CHUNK_MIN);
+    if (c == NULL)
+        return F_ENOMEM;
+    AO_store(&q->first, (AO_t)c);
+    q->last = q->origin = c;
+    return F_OK;
+}
+
+/* Keep the first chunk, empty; free the rest.  Nobody else may look at q. */
+void fi_queue_reset(struct fi_queue *q)
+{
+    struct fi_chunk *c = next_of(q->origin);
+    while (c != NULL) {
+        struct fi_chunk *n = next_of(c);
+        fi_free(c);
+        c = n;
+    }
+    AO_store(&q->origin->next, 0);
+    AO_store(&q->origin->head, 0);
+    AO_store(&q->origin->tail, 0);
+    AO_store(&q->first, (AO_t)q->origin);
+    q->last = q->origin;
+}
+
+void fi_queue_destroy(struct fi_queue *q)
+{
+    if (q->origin == NULL)
+        return;
+    fi_queue_reset(q);
+    fi_free(q->origin);
+    q->origin = q->last = NULL;
+    AO_store(&q->first, 0);
+}
+
+/* The last chunk is full: link a bigger one, then push into it. */
+int fi_queue_push_slow(struct fi_queue *q, const struct fi_desc *d)
+{
+    struct fi_chunk *c = new_chunk(q->last->cap * 2);
+    if (c == NULL)
+        return F_ENOMEM;
+    c->slot[0] = *d;
+    AO_store(&c->tail, 1);
+    /* Release: the new chunk and its first descriptor before the link that
+     * shows them to takers; pairs with next_of(). */
+    AO_store_release(&q->last->next, (AO_t)c);
+    q->last = c;
+    return F_OK;
+}
+
+/* The current chunk is used up: move `first` on if a later chunk exists. */
+static struct fi_chunk *advance(struct fi_queue *q, struct fi_chunk *c)
+{
+    struct fi_chunk *n = next_of(c);
+    if (n == NULL || AO_load(&c->head) < c->cap)
+        return NULL;
+    /* Any taker may move the hint; a stale value only costs a retry. */
+    AO_compare_and_swap(&q->first, (AO_t)c, (AO_t)n);
+    return n;
+}
+
+struct fi_desc *fi_queue_take_slow(struct fi_queue *q)
+{
+    struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);
+    while ((c = advance(q, c)) != NULL) {
+        AO_t h = AO_load(&c->head);
+        if (h < AO_load(&c->tail)) {
+            AO_store(&c->head, h + 1);
+            return &c->slot[h];
+        }
+    }
+    return NULL;
+}
+
+/*
+ * Claim up to `max` of the oldest descriptors of a shared queue; return how
+ * many, and the first in *first (they are consecutive in one chunk).  The
+ * CAS on head decides between the owner and thieves; the acquire on tail
+ * makes the claimed descriptors visible.
+ */
+size_t fi_queue_claim(struct fi_queue *q, size_t max, struct fi_desc **first)
+{
+    struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);
+    for (;;) {
+        AO_t h = AO_load(&c->head);
+        AO_t t = AO_load_acquire(&c->tail);
+        if (h < t) {
+            size_t n = t - h < max ? t - h : max;
+            if (AO_compare_and_swap(&c->head, h, h + n)) {
+                *first = &c->slot[h];
+                return n;
+            }
+            continue;
+        }
+        /* Empty for now; if the chunk is full and used up, try the next. */
+        if (t < c->cap)
+            return 0;
+        struct fi_chunk *n = advance(q, c);
+        if (n == NULL)
+            return 0;
+        c = n;
+    }
+}
+
+/* Is there work to claim?  A hint: it may change as soon as it is read. */
+int fi_queue_nonempty(const struct fi_queue *q)
+{
+    for (const struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first); c != NULL;
+         c = next_of(c))
+        if (AO_load(&c->head) < AO_load(&c->tail))
+            return 1;
+    return 0;
+}
+
+/* Descriptors not yet taken: exact when nobody takes concurrently, else a hint. */
+size_t fi_queue_length(const struct fi_queue *q)
+{
+    size_t n = 0;
+    for (const struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first); c != NULL;
+         c = next_of(c))
+    {
+        AO_t h = AO_load(&c->head);   /* head first: tail only grows past it */
+        AO_t t = AO_load(&c->tail);
+        n += t > h ? t - h : 0;
+    }
+    return n;
+}

@@ -1,0 +1,67 @@
+/*
+ * queue.h - per-server array queues of filament descriptors [paper §4.2].
+ *
+ * A queue is a list of chunks, each an array; enqueue and dequeue step an
+ * index.  It grows by adding a chunk (each twice the last), never by moving
+ * a descriptor, so a filament may run straight from its slot while others
+ * are being added behind it.  Chunks stay until fi_queue_reset().
+ *
+ * One pusher per queue: the owner during a run, the main thread between runs
+ * (the run's start publishes what main wrote).  Takers: the owner alone for
+ * a private queue (fi_queue_take); any server for a shared one
+ * (fi_queue_claim), which claims with a CAS on the chunk's head.
+ */
+#ifndef FI_QUEUE_H
+#define FI_QUEUE_H
+
+struct fi_chunk {
+    volatile AO_t next;   /* struct fi_chunk *, published with release by the pusher */
+    volatile AO_t head;   /* first slot not yet taken (CAS in a shared queue) */
+    volatile AO_t tail;   /* slots published (release store by the pusher) */
+    size_t cap;
+    struct fi_desc slot[];
+};
+
+struct fi_queue {
+    volatile AO_t first;     /* struct fi_chunk *: the oldest chunk that may hold work */
+    struct fi_chunk *last;   /* the pusher's chunk */
+    struct fi_chunk *origin; /* the list's first chunk, kept for reuse */
+};
+
+FI_HIDDEN FI_MUST_CHECK int fi_queue_init(struct fi_queue *q);
+FI_HIDDEN void fi_queue_destroy(struct fi_queue *q);
+FI_HIDDEN void fi_queue_reset(struct fi_queue *q);
+FI_HIDDEN FI_MUST_CHECK int fi_queue_push_slow(struct fi_queue *q, const struct fi_desc *d);
+FI_HIDDEN struct fi_desc *fi_queue_take_slow(struct fi_queue *q);
+FI_HIDDEN size_t fi_queue_claim(struct fi_queue *q, size_t max, struct fi_desc **first);
+FI_HIDDEN int fi_queue_nonempty(const struct fi_queue *q);
+FI_HIDDEN size_t fi_queue_length(const struct fi_queue *q);
+
+/* Publish d at the tail: F_OK or F_ENOMEM.  Pusher only. */
+static inline FI_MUST_CHECK int fi_queue_push(struct fi_queue *q, const struct fi_desc *d)
+{
+    struct fi_chunk *c = q->last;
+    AO_t t = AO_load(&c->tail);
+    if (FI_LIKELY(t < c->cap)) {
+        c->slot[t] = *d;
+        /* Release: the descriptor before the index that shows it; pairs
+         * with the acquire in fi_queue_claim. */
+        AO_store_release(&c->tail, t + 1);
+        return F_OK;
+    }
+    return fi_queue_push_slow(q, d);
+}
+
+/* The oldest descriptor of a private queue, or NULL.  Owner only. */
+static inline struct fi_desc *fi_queue_take(struct fi_queue *q)
+{
+    struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);
+    AO_t h = AO_load(&c->head);
+    if (FI_LIKELY(h < AO_load(&c->tail))) {
+        AO_store(&c->head, h + 1);
+        return &c->slot[h];
+    }
+    return fi_queue_take_slow(q);
+}
+
+#endif /* FI_QUEUE_H */

@@ -1,0 +1,183 @@
+/*
+ * rtc.c - run-to-completion filaments [paper §2.1, §4.3].
+ *
+ * Creating one fills a descriptor in the queue of the server that will run
+ * it; running one is a function call on the server's stack.  Where it goes:
+ *  - from the main thread between runs: straight into the server's queue
+ *    (pinned, or F_ANY placed round-robin);
+ *  - from a filament, for its own server or F_ANY: into its own queue;
+ *  - from a filament, for another server: into that server's inbox, under
+ *    the inbox lock, counted in the episode's busy count (episode.c).
+ * F_ANY filaments sit in a shared queue: the owner claims them in batches,
+ * an idle server claims up to half of what is left, oldest first.
+ */
+#include "internal.h"
+#include "wait.h"
+
+static void run_desc(const struct fi_desc *d)
+{
+    d->fn(d->i, d->j, d->arg);
+}
+
+static void lock_inbox(struct fi_inbox *b)
+{
+    f_lock(&b->lock);
+}
+
+static void unlock_inbox(struct fi_inbox *b)
+{
+    f_unlock(&b->lock);
+}
+
+static int push_inbox(struct fi_server *to, const struct fi_desc *d)
+{
+    struct fi_inbox *b = &to->inbox;
+    /* Counted before it can be seen, while we are active: busy > 0, and
+     * the receiver's decrement comes after our unlock (release). */
+    AO_fetch_and_add1(&fi_lib.busy);
+    lock_inbox(b);
+    int rc = fi_queue_push(&b->queue, d);
+    if (rc == F_OK)
+        AO_store(&b->count, AO_load(&b->count) + 1);
+    unlock_inbox(b);
+    if (rc < 0) {
+        AO_fetch_and_sub1(&fi_lib.busy);
+        return rc;
+    }
+    fi_wake_all();
+    return F_OK;
+}
+
+/* Move the inbox into the pinned queue; give back its busy count. */
+static size_t take_inbox(struct fi_server *me)
+{
+    struct fi_inbox *b = &me->inbox;
+    if (AO_load(&b->count) == 0)
+        return 0;
+    size_t n = 0;
+    lock_inbox(b);
+    for (struct fi_desc *d; (d = fi_queue_take(&b->queue)) != NULL; ++n) {
+        if (fi_queue_push(&me->pinned, d) < 0) {
+            /* Out of memory: run it here rather than lose it. */
+            run_desc(d);
+            me->stats.filaments_run++;
+        }
+    }
+    fi_queue_reset(&b->queue);
+    AO_store(&b->count, 0);
+    unlock_inbox(b);
+    /* We are active, so this cannot end the episode. */
+    AO_fetch_and_add(&fi_lib.busy, (AO_t)0 - n);
+    return n;
+}
+
+int fi_rtc_create(int server, const struct fi_desc *d)
+{
+    struct fi_server *me = fi_self;
+    if (me == NULL) {
+        if (fi_check_main_between_runs() < 0)
+            return F_ESTATE;
+        if (d->fn == NULL || (server != F_ANY && fi_servers_check_index(server) < 0))
+            return F_EINVAL;
+        if (server == F_ANY) {
+            server = (int)(fi_lib.any_next++ % (unsigned)fi_lib.nservers);
+            return fi_queue_push(&fi_lib.servers[server].any, d);
+        }
+        return fi_queue_push(&fi_lib.servers[server].pinned, d);
+    }
+    if (me->in_barrier)
+        return F_ESTATE;
+    if (d->fn == NULL || (server != F_ANY && fi_servers_check_index(server) < 0))
+        return F_EINVAL;
+    if (server == me->index)
+        return fi_queue_push(&me->pinned, d);
+    if (server != F_ANY)
+        return push_inbox(&fi_lib.servers[server], d);
+    int rc = fi_queue_push(&me->any, d);
+    if (rc == F_OK)
+        fi_wake_all();
+    return rc;
+}
+
+int f_rtc_thread(int server, f_func fn, long i, long j, void *arg)
+{
+    struct fi_desc d = { fn, i, j, arg };
+    if (fi_self == NULL && FI_LIKELY(fi_state() == FI_READY) && FI_LIKELY(fn != NULL) &&
+        FI_LIKELY((unsigned)server < (unsigned)fi_lib.nservers))
+        return fi_queue_push(&fi_lib.servers[server].pinned, &d);
+    return fi_rtc_create(server, &d);
+}
+
+/* Run claimed F_ANY descriptors. */
+static void run_claimed(struct fi_server *me, struct fi_desc *d, size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+        run_desc(&d[k]);
+    me->stats.filaments_run += n;
+}
+
+/* Run the server's own RTC work until none is left. */
+void fi_rtc_drain(struct fi_server *me)
+{
+    for (;;) {
+        unsigned long ran = 0;
+        for (struct fi_desc *d; (d = fi_queue_take(&me->pinned)) != NULL; ++ran)
+            run_desc(d);
+        me->stats.filaments_run += ran;
+        struct fi_desc *first;
+        size_t n = fi_queue_claim(&me->any, FI_CLAIM_BATCH, &first);
+        if (n > 0) {
+            run_claimed(me, first, n);
+            continue;
+        }
+        if (ran == 0 && take_inbox(me) == 0)
+            return;
+    }
+}
+
+/* Is there RTC work this idle server could take?  Reads shared words only. */
+int fi_rtc_visible(const struct fi_server *me)
+{
+    if (AO_load(&me->inbox.count) != 0)
+        return 1;
+    for (int k = 0; k < fi_lib.nservers; ++k)
+        if (fi_queue_nonempty(&fi_lib.servers[k].any))
+            return 1;
+    return 0;
+}
+
+/* Idle and active again: take from the inbox, or steal F_ANY filaments. */
+int fi_rtc_help(struct fi_server *me)
+{
+    if (take_inbox(me) > 0)
+        return 1;
+    int n = fi_lib.nservers;
+    int start = (int)((me->steal_seed = me->steal_seed * 1103515245u + 12345u) >> 16) % n;
+    for (int k = 0; k < n; ++k) {
+        struct fi_server *victim = &fi_lib.servers[(start + k) % n];
+        size_t avail = fi_queue_length(&victim->any);
+        if (avail == 0)
+            continue;
+        me->stats.steal_attempts++;
+        struct fi_desc *first;
+        size_t got = fi_queue_claim(&victim->any, avail > 1 ? avail / 2 : 1, &first);
+        if (got > 0) {
+            me->stats.steals += got;
+            run_claimed(me, first, got);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Drop the filaments a server never ran (f_finalize without f_parallel). */
+void fi_rtc_discard(struct fi_server *s)
+{
+    struct fi_queue *queues[] = { &s->pinned, &s->any, &s->inbox.queue };
+    for (size_t q = 0; q < sizeof queues / sizeof *queues; ++q) {
+        if (queues[q]->origin == NULL)
+            continue;
+        for (struct fi_desc *d; (d = fi_queue_take(queues[q])) != NULL;)
+            fi_vararg_discard(d);
+    }
+}

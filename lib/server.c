@@ -1,0 +1,227 @@
+/*
+ * server.c - the servers and their life cycle [paper §2, §4].
+ *
+ * f_initialize starts one pthread per server, once; between runs they wait
+ * in fi_wait_until (spin, yield, sleep) for run_gen to change.  f_parallel
+ * publishes a run by bumping run_gen with a release, so everything the main
+ * thread created before is visible to the servers; each server checks out
+ * when the run is over, and the main thread returns once all have, so no
+ * server touches the library's state after f_parallel returns.  Server
+ * threads get FI_STACK_BYTES of stack, for helper-join recursion.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "wait.h"
+
+struct fi_lib fi_lib = { .state = FI_UNINIT };
+__thread struct fi_server *fi_self;
+F_API __thread int f_self_index_;
+
+int fi_servers_check_index(int server)
+{
+    return server >= 0 && server < fi_lib.nservers ? F_OK : F_EINVAL;
+}
+
+struct run_wait {
+    AO_t gen;
+};
+
+static int run_posted(void *ctx)
+{
+    const struct run_wait *w = ctx;
+    return AO_load_acquire(&fi_lib.run_gen) != w->gen || AO_load_acquire(&fi_lib.shutdown);
+}
+
+static void run(struct fi_server *me)
+{
+    AO_t episode_no = AO_load(&fi_lib.episode_no);
+    struct fi_episode e = fi_lib.episode;
+    while (e.kind != FI_EPISODE_DONE) {
+        if (e.kind == FI_EPISODE_PASS)
+            fi_phase_pass(me, e.phase);
+        fi_rtc_drain(me);
+        e = fi_episode_finish(me, &episode_no);
+    }
+}
+
+static void *server_main(void *arg)
+{
+    struct fi_server *me = arg;
+    fi_self = me;
+    f_self_index_ = me->index;
+    struct run_wait w = { .gen = 0 };
+    for (;;) {
+        fi_wait_until(run_posted, &w, NULL);
+        if (AO_load_acquire(&fi_lib.shutdown))
+            return NULL;
+        w.gen = AO_load(&fi_lib.run_gen);
+        run(me);
+        /* Release: this server's writes (results, statistics) before the
+         * main thread returns from f_parallel; pairs with all_checked_out. */
+        if (AO_fetch_and_add1_release(&fi_lib.checked_out) == (AO_t)fi_lib.nservers - 1)
+            fi_wake_all();
+    }
+}
+
+static int online_cpus(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+static void destroy_servers(int n)
+{
+    for (int k = 0; k < n; ++k) {
+        struct fi_server *s = &fi_lib.servers[k];
+        fi_rtc_discard(s);
+        fi_queue_destroy(&s->any);
+        fi_queue_destroy(&s->inbox.queue);
+        fi_queue_destroy(&s->pinned);
+    }
+    fi_free(fi_lib.servers);
+    fi_lib.servers = NULL;
+}
+
+static FI_MUST_CHECK int alloc_servers(int n)
+{
+    fi_lib.servers = fi_alloc_aligned((size_t)n * sizeof(struct fi_server));
+    if (fi_lib.servers == NULL)
+        return F_ENOMEM;
+    memset(fi_lib.servers, 0, (size_t)n * sizeof(struct fi_server));
+    for (int k = 0; k < n; ++k) {
+        struct fi_server *s = &fi_lib.servers[k];
+        s->index = k;
+        s->steal_seed = 2654435761u * (unsigned)(k + 1);
+        if (fi_queue_init(&s->any) < 0 || fi_queue_init(&s->inbox.queue) < 0 ||
+            fi_queue_init(&s->pinned) < 0) {
+            destroy_servers(k + 1);
+            return F_ENOMEM;
+        }
+    }
+    return F_OK;
+}
+
+static void stop_threads(int n)
+{
+    AO_store_release(&fi_lib.shutdown, 1);
+    fi_wake_all();
+    for (int k = 0; k < n; ++k)
+        pthread_join(fi_lib.servers[k].thread, NULL);
+}
+
+static FI_MUST_CHECK int start_threads(void)
+{
+    pthread_attr_t attr;
+    if (pthread_attr_init(&attr) != 0)
+        return F_ENOMEM;
+    int rc = pthread_attr_setstacksize(&attr, FI_STACK_BYTES) == 0 ? F_OK : F_ENOMEM;
+    int k = 0;
+    for (; rc == F_OK && k < fi_lib.nservers; ++k)
+        if (pthread_create(&fi_lib.servers[k].thread, &attr, server_main, &fi_lib.servers[k]))
+            rc = F_ENOMEM;
+    pthread_attr_destroy(&attr);
+    if (rc < 0)
+        stop_threads(rc == F_OK ? k : k - 1);
+    return rc;
+}
+
+int f_initialize(int nservers)
+{
+    if (fi_self != NULL || fi_state() != FI_UNINIT)
+        return F_ESTATE;
+    struct fi_env env;
+    int rc = fi_env_read(&env);
+    if (rc < 0)
+        return rc;
+    if (nservers <= 0)
+        nservers = env.servers > 0 ? env.servers : online_cpus();
+    if (nservers > FI_MAX_SERVERS)
+        return F_EINVAL;
+
+    fi_lib.nservers = nservers;
+    fi_lib.oversubscribed = nservers + 1 > online_cpus();
+    fi_lib.print_stats = env.stats;
+    fi_lib.prune = env.prune;
+    fi_lib.any_next = 0;
+    AO_store(&fi_lib.run_gen, 0);
+    AO_store(&fi_lib.shutdown, 0);
+    AO_store(&fi_lib.checked_out, 0);
+    AO_store(&fi_lib.busy, 0);
+    AO_store(&fi_lib.episode_no, 0);
+    fi_lib.episode.kind = FI_EPISODE_DONE;
+
+    if ((rc = fi_waitset_init(&fi_lib.waitset)) < 0)
+        return rc;
+    if ((rc = alloc_servers(nservers)) < 0)
+        goto undo_waitset;
+    if ((rc = start_threads()) < 0)
+        goto undo_servers;
+    AO_store_release(&fi_lib.state, FI_READY);
+    return F_OK;
+
+undo_servers:
+    destroy_servers(nservers);
+undo_waitset:
+    fi_waitset_destroy(&fi_lib.waitset);
+    return rc;
+}
+
+void f_finalize(void)
+{
+    if (fi_self != NULL || fi_state() != FI_READY)
+        return;
+    if (fi_lib.print_stats)
+        fi_stats_print();
+    stop_threads(fi_lib.nservers);
+    fi_phases_free();
+    fi_owned_free_all();
+    fi_free(fi_lib.ranges);
+    fi_lib.ranges = NULL;
+    fi_lib.nranges = fi_lib.ranges_cap = 0;
+    destroy_servers(fi_lib.nservers);
+    fi_waitset_destroy(&fi_lib.waitset);
+    fi_lib.nservers = 0;
+    AO_store_release(&fi_lib.state, FI_UNINIT);
+}
+
+static int all_checked_out(void *ctx)
+{
+    return AO_load_acquire(&fi_lib.checked_out) == (AO_t)fi_lib.nservers;
+}
+
+int f_parallel(void)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    AO_store(&fi_lib.state, FI_RUNNING);
+    fi_episode_begin_run();
+    AO_store(&fi_lib.checked_out, 0);
+    /* Release: every filament, phase and argument created so far, before
+     * the servers see the run; pairs with run_posted. */
+    AO_store_release(&fi_lib.run_gen, AO_load(&fi_lib.run_gen) + 1);
+    fi_wake_all();
+    fi_wait_until(all_checked_out, NULL, NULL);
+
+    /* Each run consumes what was created before it. */
+    fi_phases_free();
+    for (int k = 0; k < fi_lib.nservers; ++k) {
+        fi_queue_reset(&fi_lib.servers[k].any);
+        fi_queue_reset(&fi_lib.servers[k].pinned);
+    }
+    AO_store(&fi_lib.state, FI_READY);
+    return F_OK;
+}
+
+int f_num_servers(void)
+{
+    return fi_state() == FI_UNINIT ? F_ESTATE : fi_lib.nservers;
+}
+
+int f_my_server(void)
+{
+    return fi_self != NULL ? fi_self->index : F_ESTATE;
+}

@@ -1,0 +1,59 @@
+/*
+ * stats.c - per-server statistics: plain increments on each server's own
+ * line, read by the program between runs (f_get_stats) or printed at
+ * f_finalize when FILAMENTS_STATS=1.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void add(struct f_stats *sum, const struct f_stats *s)
+{
+    sum->filaments_run += s->filaments_run;
+    sum->forks += s->forks;
+    sum->pruned_forks += s->pruned_forks;
+    sum->steals += s->steals;
+    sum->steal_attempts += s->steal_attempts;
+    sum->barrier_episodes += s->barrier_episodes;
+    sum->idle_ns += s->idle_ns;
+    if (s->peak_live_forks > sum->peak_live_forks)
+        sum->peak_live_forks = s->peak_live_forks;
+}
+
+int f_get_stats(int server, struct f_stats *out)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    if (out == NULL || (server != F_ANY && fi_servers_check_index(server) < 0))
+        return F_EINVAL;
+    if (server != F_ANY) {
+        *out = fi_lib.servers[server].stats;
+        return F_OK;
+    }
+    memset(out, 0, sizeof *out);
+    for (int s = 0; s < fi_lib.nservers; ++s)
+        add(out, &fi_lib.servers[s].stats);
+    return F_OK;
+}
+
+int f_reset_stats(void)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    for (int s = 0; s < fi_lib.nservers; ++s)
+        memset(&fi_lib.servers[s].stats, 0, sizeof fi_lib.servers[s].stats);
+    return F_OK;
+}
+
+void fi_stats_print(void)
+{
+    fprintf(stderr, "filaments: %-6s %12s %10s %10s %10s %10s %10s %12s %10s\n", "server", "run",
+            "forks", "pruned", "steals", "attempts", "barriers", "idle_ms", "peak_live");
+    for (int s = 0; s < fi_lib.nservers; ++s) {
+        const struct f_stats *t = &fi_lib.servers[s].stats;
+        fprintf(stderr, "filaments: %-6d %12lu %10lu %10lu %10lu %10lu %10lu %12.3f %10lu\n", s,
+                t->filaments_run, t->forks, t->pruned_forks, t->steals, t->steal_attempts,
+                t->barrier_episodes, t->idle_ns / 1e6, t->peak_live_forks);
+    }
+}

@@ -1,0 +1,39 @@
+/*
+ * tunables.h - compile-time defaults.  Each may be set with -D; the tests
+ * build the library once with small values (tests/check_limits.c).
+ */
+#ifndef FI_TUNABLES_H
+#define FI_TUNABLES_H
+
+/* Descriptors in the first chunk of a queue; each further chunk doubles. */
+#ifndef FI_CHUNK_MIN
+#define FI_CHUNK_MIN 256
+#endif
+_Static_assert(FI_CHUNK_MIN >= 1, "FI_CHUNK_MIN");
+
+/* Waiting for work or a barrier: polls with a pause, then yields, then sleeps. */
+#ifndef FI_SPIN_POLLS
+#define FI_SPIN_POLLS 4000
+#endif
+#ifndef FI_YIELD_POLLS
+#define FI_YIELD_POLLS 200
+#endif
+_Static_assert(FI_SPIN_POLLS >= 0 && FI_YIELD_POLLS >= 0, "FI_SPIN_POLLS, FI_YIELD_POLLS");
+
+/* F_ANY filaments an owner claims from its own queue at once. */
+#ifndef FI_CLAIM_BATCH
+#define FI_CLAIM_BATCH 8
+#endif
+_Static_assert(FI_CLAIM_BATCH >= 1, "FI_CLAIM_BATCH");
+
+/* The most servers f_initialize accepts. */
+#ifndef FI_MAX_SERVERS
+#define FI_MAX_SERVERS 1024
+#endif
+
+/* Server thread stacks: deep enough for helper-join recursion (f_fork(3)). */
+#ifndef FI_STACK_BYTES
+#define FI_STACK_BYTES (64UL << 20)
+#endif
+
+#endif /* FI_TUNABLES_H */

@@ -1,0 +1,86 @@
+/*
+ * wait.c - spin, back off, sleep [DESIGN: servers].
+ *
+ * Sleeping without a lost wake-up is a Dekker pair: the sleeper announces
+ * itself (sleepers++), then re-checks ready(); the waker publishes, then
+ * checks sleepers.  A full fence sits between the store and the load on
+ * each side, so at least one of them sees the other.  The sleeper holds the
+ * mutex from its announcement to pthread_cond_wait, and the waker takes the
+ * mutex to broadcast, so a broadcast cannot fall between the re-check and
+ * the wait.
+ */
+#include <sched.h>
+#include <time.h>
+
+#include "internal.h"
+#include "wait.h"
+
+int fi_waitset_init(struct fi_waitset *w)
+{
+    if (pthread_mutex_init(&w->mutex, NULL) != 0)
+        return F_ENOMEM;
+    if (pthread_cond_init(&w->cond, NULL) != 0) {
+        pthread_mutex_destroy(&w->mutex);
+        return F_ENOMEM;
+    }
+    AO_store(&w->sleepers, 0);
+    return F_OK;
+}
+
+void fi_waitset_destroy(struct fi_waitset *w)
+{
+    pthread_cond_destroy(&w->cond);
+    pthread_mutex_destroy(&w->mutex);
+}
+
+static unsigned long now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (unsigned long)t.tv_sec * 1000000000UL + (unsigned long)t.tv_nsec;
+}
+
+static void sleep_until(fi_ready_fn ready, void *ctx)
+{
+    struct fi_waitset *w = &fi_lib.waitset;
+    pthread_mutex_lock(&w->mutex);
+    AO_fetch_and_add1(&w->sleepers);
+    /* Full: our announcement before the re-check; pairs with fi_wake_all. */
+    AO_nop_full();
+    while (!ready(ctx))
+        pthread_cond_wait(&w->cond, &w->mutex);
+    AO_fetch_and_sub1(&w->sleepers);
+    pthread_mutex_unlock(&w->mutex);
+}
+
+void fi_wait_until(fi_ready_fn ready, void *ctx, unsigned long *idle_ns)
+{
+    if (ready(ctx))
+        return;
+    unsigned long start = idle_ns != NULL ? now_ns() : 0;
+    /* An oversubscribed machine needs the core we would spin on. */
+    int spins = fi_lib.oversubscribed ? FI_SPIN_POLLS / 64 : FI_SPIN_POLLS;
+    int ok = 0;
+    for (int k = 0; k < spins && !(ok = ready(ctx)); ++k)
+        fi_cpu_relax();
+    for (int k = 0; k < FI_YIELD_POLLS && !ok; ++k) {
+        sched_yield();
+        ok = ready(ctx);
+    }
+    if (!ok)
+        sleep_until(ready, ctx);
+    if (idle_ns != NULL)
+        *idle_ns += now_ns() - start;
+}
+
+void fi_wake_all(void)
+{
+    struct fi_waitset *w = &fi_lib.waitset;
+    /* Full: what the caller published before our look at sleepers. */
+    AO_nop_full();
+    if (AO_load(&w->sleepers) == 0)
+        return;
+    pthread_mutex_lock(&w->mutex);
+    pthread_cond_broadcast(&w->cond);
+    pthread_mutex_unlock(&w->mutex);
+}
