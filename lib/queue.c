@@ -75,7 +75,7 @@ int fi_queue_push_slow(struct fi_queue *q, const struct fi_desc *d)
 }
 
 /* The current chunk is used up: move `first` on if a later chunk exists. */
-static struct fi_chunk *advance(struct fi_queue *q, struct fi_chunk *c)
+struct fi_chunk *fi_queue_next_chunk(struct fi_queue *q, struct fi_chunk *c)
 {
     struct fi_chunk *n = next_of(c);
     if (n == NULL || AO_load(&c->head) < c->cap)
@@ -88,7 +88,7 @@ static struct fi_chunk *advance(struct fi_queue *q, struct fi_chunk *c)
 struct fi_desc *fi_queue_take_slow(struct fi_queue *q)
 {
     struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);
-    while ((c = advance(q, c)) != NULL) {
+    while ((c = fi_queue_next_chunk(q, c)) != NULL) {
         AO_t h = AO_load(&c->head);
         if (h < AO_load(&c->tail)) {
             AO_store(&c->head, h + 1);
@@ -121,7 +121,7 @@ size_t fi_queue_claim(struct fi_queue *q, size_t max, struct fi_desc **first)
         /* Empty for now; if the chunk is full and used up, try the next. */
         if (t < c->cap)
             return 0;
-        struct fi_chunk *n = advance(q, c);
+        struct fi_chunk *n = fi_queue_next_chunk(q, c);
         if (n == NULL)
             return 0;
         c = n;

@@ -33,6 +33,7 @@ FI_HIDDEN void fi_queue_destroy(struct fi_queue *q);
 FI_HIDDEN void fi_queue_reset(struct fi_queue *q);
 FI_HIDDEN FI_MUST_CHECK int fi_queue_push_slow(struct fi_queue *q, const struct fi_desc *d);
 FI_HIDDEN struct fi_desc *fi_queue_take_slow(struct fi_queue *q);
+FI_HIDDEN struct fi_chunk *fi_queue_next_chunk(struct fi_queue *q, struct fi_chunk *c);
 FI_HIDDEN size_t fi_queue_claim(struct fi_queue *q, size_t max, struct fi_desc **first);
 FI_HIDDEN int fi_queue_nonempty(const struct fi_queue *q);
 FI_HIDDEN size_t fi_queue_length(const struct fi_queue *q);
@@ -62,6 +63,29 @@ static inline struct fi_desc *fi_queue_take(struct fi_queue *q)
         return &c->slot[h];
     }
     return fi_queue_take_slow(q);
+}
+
+/*
+ * Run every descriptor of a private queue, oldest first, including those
+ * the filaments add while it runs; return how many ran.  Owner only, and
+ * not re-entrant: nothing else takes from q meanwhile.
+ */
+static inline unsigned long fi_queue_run_all(struct fi_queue *q)
+{
+    unsigned long ran = 0;
+    for (struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);;) {
+        AO_t h = AO_load(&c->head), t;
+        while (h < (t = AO_load(&c->tail))) {
+            AO_store(&c->head, t);
+            ran += t - h;
+            for (; h < t; ++h)
+                c->slot[h].fn(c->slot[h].i, c->slot[h].j, c->slot[h].arg);
+        }
+        struct fi_chunk *n = h == c->cap ? fi_queue_next_chunk(q, c) : NULL;
+        if (n == NULL)
+            return ran;
+        c = n;
+    }
 }
 
 #endif /* FI_QUEUE_H */

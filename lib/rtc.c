@@ -120,9 +120,7 @@ static void run_claimed(struct fi_server *me, struct fi_desc *d, size_t n)
 void fi_rtc_drain(struct fi_server *me)
 {
     for (;;) {
-        unsigned long ran = 0;
-        for (struct fi_desc *d; (d = fi_queue_take(&me->pinned)) != NULL; ++ran)
-            run_desc(d);
+        unsigned long ran = fi_queue_run_all(&me->pinned);
         me->stats.filaments_run += ran;
         struct fi_desc *first;
         size_t n = fi_queue_claim(&me->any, FI_CLAIM_BATCH, &first);
