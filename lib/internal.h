@@ -87,6 +87,7 @@ struct fi_lib {
     volatile AO_t state;  /* enum fi_state, read by any thread that calls in */
     int nservers;
     int oversubscribed;   /* more servers than online cores: spin less */
+    int servers_fill_cores; /* no core left for the main thread to spin on */
     int print_stats;
     struct fi_server *servers;
 

@@ -143,7 +143,8 @@ int f_initialize(int nservers)
         return F_EINVAL;
 
     fi_lib.nservers = nservers;
-    fi_lib.oversubscribed = nservers + 1 > online_cpus();
+    fi_lib.oversubscribed = nservers > online_cpus();
+    fi_lib.servers_fill_cores = nservers >= online_cpus();
     fi_lib.print_stats = env.stats;
     fi_lib.prune = env.prune;
     fi_lib.any_next = 0;
