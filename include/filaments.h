@@ -103,6 +103,35 @@ F_API int f_join(void);
 
 #define F_PRUNE_AUTO (-1L)
 F_API void f_set_prune(long threshold);
+F_API long f_get_prune(void);
+
+/*
+ * Pruning with a sequential version [paper §4.5]: `seq` is the copy of `fn`
+ * in which forks are plain calls.  When the library prunes this fork, it
+ * calls seq(i, j, arg), so the whole pruned subtree runs without the
+ * library; otherwise it forks fn as f_fork does.
+ */
+F_API int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg);
+
+/*
+ * Value-returning forks, for the finest grain: the child's result comes
+ * back from the matching sync, as from a call.  Syncs match forks in
+ * reverse order (the most recent fork first), e.g.
+ *     f_fork_long(fib, n - 1, 0, NULL);
+ *     long b = fib(n - 2, 0, NULL);
+ *     return f_sync_long() + b;
+ * A fork that returns an error forked nothing: do not sync for it.
+ */
+typedef long (*f_long_func)(long i, long j, void *arg);
+typedef double (*f_double_func)(long i, long j, void *arg);
+typedef void *(*f_ptr_func)(long i, long j, void *arg);
+
+F_API int f_fork_long(f_long_func fn, long i, long j, void *arg);
+F_API long f_sync_long(void);
+F_API int f_fork_double(f_double_func fn, long i, long j, void *arg);
+F_API double f_sync_double(void);
+F_API int f_fork_ptr(f_ptr_func fn, long i, long j, void *arg);
+F_API void *f_sync_ptr(void);
 
 /* ------------------------------------------------------------ reductions */
 

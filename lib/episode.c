@@ -79,7 +79,30 @@ struct idle_wait {
 static int episode_over(void *ctx)
 {
     const struct idle_wait *w = ctx;
-    return AO_load_acquire(&fi_lib.episode_no) != w->episode_no || fi_rtc_visible(w->me);
+    return AO_load_acquire(&fi_lib.episode_no) != w->episode_no || fi_rtc_visible(w->me) ||
+           fi_steal_visible(w->me);
+}
+
+/* Run the server's own RTC and fork/join work until none is left; each
+ * kind may create the other. */
+void fi_episode_drain(struct fi_server *me)
+{
+    do {
+        fi_rtc_drain(me);
+        fi_forkjoin_drain(me);
+    } while (AO_load(&me->inbox.count) != 0 || fi_queue_nonempty(&me->pinned) ||
+             fi_queue_nonempty(&me->any));
+}
+
+/* Ask every server with no public fork/join work for some. */
+static void request_work(struct fi_server *me)
+{
+    for (int k = 0; k < fi_lib.nservers; ++k) {
+        struct fi_deque *d = &fi_lib.servers[k].deque;
+        AO_t ts = AO_load(&d->ts);
+        if (k != me->index && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts) && AO_load(&d->splitreq) == 0)
+            AO_store(&d->splitreq, 1);
+    }
 }
 
 /*
@@ -100,12 +123,14 @@ struct fi_episode fi_episode_finish(struct fi_server *me, AO_t *episode_no)
         }
         int helped = 0;
         while (!helped) {
+            request_work(me);
             fi_wait_until(episode_over, &w, &me->stats.idle_ns);
             if (AO_load_acquire(&fi_lib.episode_no) != w.episode_no)
                 goto over;
             if (reactivate()) {
-                fi_rtc_help(me);
-                fi_rtc_drain(me);
+                if (!fi_rtc_help(me))
+                    fi_steal_any(me);
+                fi_episode_drain(me);
                 helped = 1;    /* now idle again: decrement once more */
             }
         }

@@ -39,6 +39,7 @@ struct fi_desc {
 _Static_assert(sizeof(struct fi_desc) == 4 * sizeof(void *), "fi_desc is four words");
 
 #include "queue.h"
+#include "deque.h"
 
 /* A lock-protected queue that other servers push into during a run. */
 struct fi_inbox {
@@ -52,6 +53,8 @@ struct fi_server {
     _Alignas(FI_CACHE_LINE) struct fi_queue any;
     /* Pushed into by other servers while a run goes on. */
     _Alignas(FI_CACHE_LINE) struct fi_inbox inbox;
+    /* Fork/join filaments: owner at the bottom, thieves at the top. */
+    struct fi_deque deque;
     /* Owner only. */
     _Alignas(FI_CACHE_LINE) struct fi_queue pinned;
     int index;
@@ -149,10 +152,26 @@ FI_HIDDEN void fi_phase_disown_last(void);
 
 /* episode.c */
 FI_HIDDEN void fi_episode_begin_run(void);
+FI_HIDDEN void fi_episode_drain(struct fi_server *me);
 FI_HIDDEN struct fi_episode fi_episode_finish(struct fi_server *me, AO_t *episode_no);
 
+/* forkjoin.c */
+FI_HIDDEN FI_MUST_CHECK int fi_deque_init(struct fi_deque *d);
+FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
+FI_HIDDEN void fi_forkjoin_drain(struct fi_server *me);
+FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
+FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
+FI_HIDDEN void fi_task_run(struct fi_server *me, struct fi_task *t);
+FI_HIDDEN void fi_forkjoin_discard(struct fi_server *s);
+
+/* steal.c */
+FI_HIDDEN int fi_steal_visible(const struct fi_server *me);
+FI_HIDDEN int fi_steal_from(struct fi_server *me, struct fi_server *victim);
+FI_HIDDEN int fi_steal_any(struct fi_server *me);
+FI_HIDDEN void fi_steal_publish(struct fi_server *me);
+
 /* vararg.c */
-FI_HIDDEN void fi_vararg_discard(const struct fi_desc *d);
+FI_HIDDEN void fi_vararg_discard(f_func fn, void *arg);
 
 /* env.c */
 struct fi_env {
@@ -169,6 +188,8 @@ FI_HIDDEN void fi_stats_print(void);
 FI_HIDDEN FI_MUST_CHECK void *fi_alloc(size_t size);
 FI_HIDDEN FI_MUST_CHECK void *fi_alloc_aligned(size_t size);
 FI_HIDDEN FI_MUST_CHECK void *fi_realloc(void *p, size_t size);
+FI_HIDDEN FI_MUST_CHECK void *fi_alloc_zeroed_pages(size_t size);
+FI_HIDDEN void fi_free_pages(void *p, size_t size);
 FI_HIDDEN void fi_free(void *p);
 FI_HIDDEN extern long fi_alloc_fail_at;  /* tests: the k-th allocation fails (0: never) */
 FI_HIDDEN void fi_alloc_fail_reset(long k);     /* count from now; fail the k-th (0: never) */

@@ -3,8 +3,10 @@
  * the library's own allocations, which go through one place so that the
  * tests can make the k-th of them fail (fi_alloc_fail_at).
  */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "internal.h"
 
@@ -55,6 +57,21 @@ void *fi_realloc(void *p, size_t size)
 void fi_free(void *p)
 {
     free(p);
+}
+
+/* Large, zeroed, page-aligned memory that costs nothing until touched. */
+void *fi_alloc_zeroed_pages(size_t size)
+{
+    if (injected_failure())
+        return NULL;
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void fi_free_pages(void *p, size_t size)
+{
+    if (p != NULL)
+        munmap(p, size);
 }
 
 void *f_malloc(size_t size)

@@ -176,6 +176,6 @@ void fi_rtc_discard(struct fi_server *s)
         if (queues[q]->origin == NULL)
             continue;
         for (struct fi_desc *d; (d = fi_queue_take(queues[q])) != NULL;)
-            fi_vararg_discard(d);
+            fi_vararg_discard(d->fn, d->arg);
     }
 }

@@ -40,10 +40,11 @@ static void run(struct fi_server *me)
 {
     AO_t episode_no = AO_load(&fi_lib.episode_no);
     struct fi_episode e = fi_lib.episode;
+    fi_forkjoin_begin_run(me);
     while (e.kind != FI_EPISODE_DONE) {
         if (e.kind == FI_EPISODE_PASS)
             fi_phase_pass(me, e.phase);
-        fi_rtc_drain(me);
+        fi_episode_drain(me);
         e = fi_episode_finish(me, &episode_no);
     }
 }
@@ -78,6 +79,8 @@ static void destroy_servers(int n)
     for (int k = 0; k < n; ++k) {
         struct fi_server *s = &fi_lib.servers[k];
         fi_rtc_discard(s);
+        fi_forkjoin_discard(s);
+        fi_deque_destroy(&s->deque);
         fi_queue_destroy(&s->any);
         fi_queue_destroy(&s->inbox.queue);
         fi_queue_destroy(&s->pinned);
@@ -97,7 +100,7 @@ static FI_MUST_CHECK int alloc_servers(int n)
         s->index = k;
         s->steal_seed = 2654435761u * (unsigned)(k + 1);
         if (fi_queue_init(&s->any) < 0 || fi_queue_init(&s->inbox.queue) < 0 ||
-            fi_queue_init(&s->pinned) < 0) {
+            fi_queue_init(&s->pinned) < 0 || fi_deque_init(&s->deque) < 0) {
             destroy_servers(k + 1);
             return F_ENOMEM;
         }

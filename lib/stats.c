@@ -21,6 +21,17 @@ static void add(struct f_stats *sum, const struct f_stats *s)
         sum->peak_live_forks = s->peak_live_forks;
 }
 
+/* One server's counters; the fork/join ones live in its deque's line. */
+static struct f_stats of(const struct fi_server *s)
+{
+    struct f_stats t = s->stats;
+    t.filaments_run += s->deque.ran;
+    t.forks = s->deque.forks;
+    t.pruned_forks = s->deque.pruned_forks;
+    t.peak_live_forks = s->deque.peak;
+    return t;
+}
+
 int f_get_stats(int server, struct f_stats *out)
 {
     if (fi_check_main_between_runs() < 0)
@@ -28,12 +39,14 @@ int f_get_stats(int server, struct f_stats *out)
     if (out == NULL || (server != F_ANY && fi_servers_check_index(server) < 0))
         return F_EINVAL;
     if (server != F_ANY) {
-        *out = fi_lib.servers[server].stats;
+        *out = of(&fi_lib.servers[server]);
         return F_OK;
     }
     memset(out, 0, sizeof *out);
-    for (int s = 0; s < fi_lib.nservers; ++s)
-        add(out, &fi_lib.servers[s].stats);
+    for (int s = 0; s < fi_lib.nservers; ++s) {
+        struct f_stats t = of(&fi_lib.servers[s]);
+        add(out, &t);
+    }
     return F_OK;
 }
 
@@ -41,8 +54,12 @@ int f_reset_stats(void)
 {
     if (fi_check_main_between_runs() < 0)
         return F_ESTATE;
-    for (int s = 0; s < fi_lib.nservers; ++s)
-        memset(&fi_lib.servers[s].stats, 0, sizeof fi_lib.servers[s].stats);
+    for (int s = 0; s < fi_lib.nservers; ++s) {
+        struct fi_server *t = &fi_lib.servers[s];
+        memset(&t->stats, 0, sizeof t->stats);
+        t->deque.ran = t->deque.forks = t->deque.pruned_forks = 0;
+        t->deque.peak = t->deque.bottom;
+    }
     return F_OK;
 }
 
@@ -51,7 +68,8 @@ void fi_stats_print(void)
     fprintf(stderr, "filaments: %-6s %12s %10s %10s %10s %10s %10s %12s %10s\n", "server", "run",
             "forks", "pruned", "steals", "attempts", "barriers", "idle_ms", "peak_live");
     for (int s = 0; s < fi_lib.nservers; ++s) {
-        const struct f_stats *t = &fi_lib.servers[s].stats;
+        struct f_stats u = of(&fi_lib.servers[s]);
+        const struct f_stats *t = &u;
         fprintf(stderr, "filaments: %-6d %12lu %10lu %10lu %10lu %10lu %10lu %12.3f %10lu\n", s,
                 t->filaments_run, t->forks, t->pruned_forks, t->steals, t->steal_attempts,
                 t->barrier_episodes, t->idle_ns / 1e6, t->peak_live_forks);

@@ -26,6 +26,19 @@ _Static_assert(FI_SPIN_POLLS >= 0 && FI_YIELD_POLLS >= 0, "FI_SPIN_POLLS, FI_YIE
 #endif
 _Static_assert(FI_CLAIM_BATCH >= 1, "FI_CLAIM_BATCH");
 
+/* Fork/join slots per server (64 bytes each, touched as used); a fork
+ * that finds the deque full is pruned. */
+#ifndef FI_DEQUE_SLOTS
+#define FI_DEQUE_SLOTS (1UL << 16)
+#endif
+_Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SLOTS");
+
+/* F_PRUNE_AUTO: private children a server keeps before it prunes. */
+#ifndef FI_PRUNE_DEPTH
+#define FI_PRUNE_DEPTH 3
+#endif
+_Static_assert(FI_PRUNE_DEPTH >= 1, "FI_PRUNE_DEPTH");
+
 /* The most servers f_initialize accepts. */
 #ifndef FI_MAX_SERVERS
 #define FI_MAX_SERVERS 1024

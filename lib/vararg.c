@@ -31,10 +31,10 @@ static void run_kept(long i, long j, void *arg)
     b->fn(b->args);
 }
 
-void fi_vararg_discard(const struct fi_desc *d)
+void fi_vararg_discard(f_func fn, void *arg)
 {
-    if (d->fn == run_once)
-        fi_free(d->arg);
+    if (fn == run_once)
+        fi_free(arg);
 }
 
 /* Copy the arguments into a new block: F_OK, F_EINVAL (format) or F_ENOMEM. */
@@ -98,5 +98,21 @@ undo_adopt:
     fi_phase_disown_last();
 undo_block:
     fi_free(b);
+    return rc;
+}
+
+int f_vfork(f_vfunc fn, const char *format, ...)
+{
+    if (fi_self == NULL && fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    struct vblock *b;
+    va_list ap;
+    va_start(ap, format);
+    int rc = pack(fn, format, ap, &b);
+    va_end(ap);
+    if (rc < 0)
+        return rc;
+    if ((rc = f_fork(run_once, 0, 0, b)) < 0)
+        fi_free(b);
     return rc;
 }
