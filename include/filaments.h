@@ -45,6 +45,13 @@ enum { F_ERRORS(F_ERROR_ENUM_) };
 
 F_API const char *f_strerror(int code);
 
+/* A value of one of the argument and result types: long, double, pointer. */
+typedef union f_value {
+    long l;
+    double d;
+    void *p;
+} f_value;
+
 /* ------------------------------------------------------------ life cycle */
 
 F_API int f_initialize(int nservers);
@@ -133,6 +140,128 @@ F_API double f_sync_double(void);
 F_API int f_fork_ptr(f_ptr_func fn, long i, long j, void *arg);
 F_API void *f_sync_ptr(void);
 
+/*
+ * The fork/join fast paths, inline (as getc is): a fork writes a slot of
+ * the calling server's deque, a join or sync pops one and calls it.  What
+ * they cannot decide they leave to the functions of the same names.  The
+ * types and variables below are the library's private state: programs use
+ * them only through these inlines, and they change with the soname.
+ */
+enum { F_KIND_VOID_, F_KIND_LONG_, F_KIND_DOUBLE_, F_KIND_PTR_ };
+
+struct f_task_ {
+    long kind_;               /* F_KIND_*_: what fn_ is and returns */
+    void (*fn_)(void);
+    long i_;
+    long j_;
+    void *arg_;
+    f_value result_;
+    volatile unsigned long done_;   /* written by a thief */
+    volatile unsigned long thief_;
+};
+
+struct f_deque_ {
+    size_t bottom_;   /* next free slot */
+    size_t limit_;    /* a fork at bottom_ >= limit_ goes through the library;
+                         a thief that wants work sets it to 0 (atomic) */
+    size_t floor_;    /* a pop at bottom_ <= floor_ goes through the library */
+    size_t base_;     /* the running filament's first child */
+    struct f_task_ *slot_;
+    unsigned long forks_;
+    unsigned long ran_;
+};
+
+/* The calling server's deque; elsewhere one on which every fast path fails. */
+#if defined(__GNUC__)
+extern F_API __thread struct f_deque_ *f_deque_ __attribute__((tls_model("initial-exec")));
+#define F_LIKELY_(x) __builtin_expect(!!(x), 1)
+#define F_LOAD_RELAXED_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#else
+extern F_API _Thread_local struct f_deque_ *f_deque_;
+#define F_LIKELY_(x) (x)
+#define F_LOAD_RELAXED_(p) (*(volatile size_t *)(p))
+#endif
+
+/* Push a slot: 1, or 0 if the library must decide. */
+static inline int f_push_(long kind, void (*fn)(void), long i, long j, void *arg)
+{
+    struct f_deque_ *d = f_deque_;
+    size_t b = d->bottom_;
+    if (F_LIKELY_(fn != (void (*)(void))0 && b < F_LOAD_RELAXED_(&d->limit_))) {
+        struct f_task_ *t = &d->slot_[b];
+        t->kind_ = kind;
+        t->fn_ = fn;
+        t->i_ = i;
+        t->j_ = j;
+        t->arg_ = arg;
+        d->bottom_ = b + 1;
+        d->forks_++;
+        return 1;
+    }
+    return 0;
+}
+
+/* The newest slot if the fast path may pop it (of that kind), else NULL. */
+static inline struct f_task_ *f_pop_(long kind)
+{
+    struct f_deque_ *d = f_deque_;
+    if (F_LIKELY_(d->bottom_ > d->floor_)) {
+        struct f_task_ *t = &d->slot_[d->bottom_ - 1];
+        if (F_LIKELY_(t->kind_ == kind)) {
+            d->bottom_--;
+            d->ran_++;
+            return t;
+        }
+    }
+    return (struct f_task_ *)0;
+}
+
+static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
+{
+    return f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg) ? 0 : (f_fork)(fn, i, j, arg);
+}
+#define f_fork(fn, i, j, arg) f_fork_inline_((fn), (i), (j), (arg))
+
+/* Pop and call the running filament's private untyped children; the
+ * library does the rest (public children, what a child left unjoined). */
+static inline int f_join_inline_(void)
+{
+    struct f_deque_ *d = f_deque_;
+    struct f_task_ *t;
+    while (d->bottom_ > d->base_ && (t = f_pop_(F_KIND_VOID_)) != (struct f_task_ *)0) {
+        size_t saved = d->base_;
+        d->base_ = d->bottom_;
+        ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
+        if (d->bottom_ != d->base_)
+            (f_join)();
+        d->base_ = saved;
+    }
+    return d->bottom_ == d->base_ ? 0 : (f_join)();
+}
+#define f_join() f_join_inline_()
+
+#define F_TYPED_FORK_(T, name, KIND)                                                            \
+    static inline int f_fork_##name##_inline_(f_##name##_func fn, long i, long j, void *arg)    \
+    {                                                                                          \
+        return f_push_(KIND, (void (*)(void))fn, i, j, arg) ? 0 : (f_fork_##name)(fn, i, j, arg); \
+    }                                                                                          \
+    static inline T f_sync_##name##_inline_(void)                                              \
+    {                                                                                          \
+        struct f_task_ *t = f_pop_(KIND);                                                      \
+        return t != (struct f_task_ *)0 ? ((f_##name##_func)t->fn_)(t->i_, t->j_, t->arg_)     \
+                                        : (f_sync_##name)();                                   \
+    }
+F_TYPED_FORK_(long, long, F_KIND_LONG_)
+F_TYPED_FORK_(double, double, F_KIND_DOUBLE_)
+F_TYPED_FORK_(void *, ptr, F_KIND_PTR_)
+#undef F_TYPED_FORK_
+#define f_fork_long(fn, i, j, arg) f_fork_long_inline_((fn), (i), (j), (arg))
+#define f_sync_long() f_sync_long_inline_()
+#define f_fork_double(fn, i, j, arg) f_fork_double_inline_((fn), (i), (j), (arg))
+#define f_sync_double() f_sync_double_inline_()
+#define f_fork_ptr(fn, i, j, arg) f_fork_ptr_inline_((fn), (i), (j), (arg))
+#define f_sync_ptr() f_sync_ptr_inline_()
+
 /* ------------------------------------------------------------ reductions */
 
 enum f_op { F_SUM, F_MIN, F_MAX };
@@ -213,11 +342,6 @@ F_API void f_free_continuation(f_continuation *c);
  * f_value, one per character of its format string: 'l' long, 'd' double,
  * 'p' pointer.  At most F_MAX_ARGS arguments.
  */
-typedef union f_value {
-    long l;
-    double d;
-    void *p;
-} f_value;
 typedef void (*f_vfunc)(const f_value *args);
 #define F_MAX_ARGS 8
 

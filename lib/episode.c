@@ -98,10 +98,9 @@ void fi_episode_drain(struct fi_server *me)
 static void request_work(struct fi_server *me)
 {
     for (int k = 0; k < fi_lib.nservers; ++k) {
-        struct fi_deque *d = &fi_lib.servers[k].deque;
-        AO_t ts = AO_load(&d->ts);
-        if (k != me->index && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts) && AO_load(&d->splitreq) == 0)
-            AO_store(&d->splitreq, 1);
+        AO_t ts = AO_load(&fi_lib.servers[k].deque.ts);
+        if (k != me->index && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
+            fi_steal_request(&fi_lib.servers[k]);
     }
 }
 

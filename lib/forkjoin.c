@@ -10,8 +10,11 @@
  * the thief's release of `done`, stealing meanwhile from that thief
  * (leapfrogging, steal.c) so that waiting never buries the parent under
  * unrelated work.  A filament that returns with children outstanding is
- * joined when it returns.  The fast paths (push, pop_run) compare bottom
- * with one bound each; everything else is in the slow paths.
+ * joined when it returns.  The common cases are the inline fast paths in
+ * filaments.h; this file holds the functions they fall back on.
+ *
+ * A typed fork's slot is popped by its sync, in reverse order of forking;
+ * an untyped join stops at a typed slot, which belongs to a sync to come.
  *
  * Pruning: with F_PRUNE_AUTO a fork is a plain call while the server holds
  * FI_PRUNE_DEPTH private children already and no thief has asked for work;
@@ -21,7 +24,7 @@
  * old ones while it runs the pruned subtree.  A typed fork that is pruned
  * runs at once and leaves its result for its sync.
  *
- * The stacks: a chain of n nested forks recurses through fi_task_run on a
+ * The stacks: a chain of n nested forks recurses through the joins on a
  * server's stack, about 200 bytes a level (f_fork(3)); FI_STACK_BYTES
  * (64 MiB) holds some 300 000 levels.
  */
@@ -31,37 +34,42 @@
 #include "internal.h"
 #include "wait.h"
 
+/* Outside the servers: every fast path fails and calls the library. */
+static struct f_deque_ no_deque = { .limit_ = 0, .floor_ = (size_t)-1, .base_ = (size_t)-1 };
+F_API __thread struct f_deque_ *f_deque_ = &no_deque;
+
 int fi_deque_init(struct fi_deque *d)
 {
     memset(d, 0, sizeof *d);
     d->cap = FI_DEQUE_SLOTS;
     /* Zeroed (done and thief start at 0) and touched only as used. */
-    d->slot = fi_alloc_zeroed_pages(d->cap * sizeof *d->slot);
-    if (d->slot == NULL)
+    d->own.slot_ = fi_alloc_zeroed_pages(d->cap * sizeof *d->own.slot_);
+    if (d->own.slot_ == NULL)
         return F_ENOMEM;
     AO_store(&d->ts, FI_TS(0, 0));
     AO_store(&d->splitreq, 0);
+    fi_forkjoin_bounds(d);
     return F_OK;
 }
 
 void fi_deque_destroy(struct fi_deque *d)
 {
-    fi_free_pages(d->slot, d->cap * sizeof *d->slot);
+    fi_free_pages(d->own.slot_, d->cap * sizeof *d->own.slot_);
     fi_free(d->pruned);
-    d->slot = NULL;
+    d->own.slot_ = NULL;
     d->pruned = NULL;
 }
 
 /* Root filaments never run (f_finalize without f_parallel): free their blocks. */
 void fi_forkjoin_discard(struct fi_server *s)
 {
-    struct fi_deque *d = &s->deque;
-    for (size_t k = 0; d->slot != NULL && k < d->bottom; ++k)
-        fi_vararg_discard((f_func)d->slot[k].fn, d->slot[k].arg);
+    struct f_deque_ *o = &s->deque.own;
+    for (size_t k = 0; o->slot_ != NULL && k < o->bottom_; ++k)
+        fi_vararg_discard((f_func)o->slot_[k].fn_, o->slot_[k].arg_);
 }
 
-/* Recompute the fast paths' bounds after bottom, split, base, the pruned
- * results, the peak or the pruning threshold changed outside them. */
+/* Recompute the fast paths' bounds after bottom, split, the pruned results,
+ * the peak or the pruning threshold changed outside them. */
 void fi_forkjoin_bounds(struct fi_deque *d)
 {
     size_t limit = d->cap;
@@ -72,89 +80,56 @@ void fi_forkjoin_bounds(struct fi_deque *d)
         limit = d->split + (size_t)threshold + 1;
     if (d->peak < limit)
         limit = d->peak;    /* a new peak goes through the slow path, once */
-    d->limit = limit;
+    /* A thief may zero the limit at any time to ask for work (steal.c):
+     * keep its request, by CAS, or answer it at the next fork. */
+    AO_t old;
+    do
+        old = AO_load(fi_deque_limit(d));
+    while (!AO_compare_and_swap(fi_deque_limit(d), old, AO_load(&d->splitreq) ? 0 : limit));
 
-    size_t floor = d->split > d->base ? d->split : d->base;
+    size_t floor = d->split;
     if (d->npruned > 0 && d->pruned[d->npruned - 1].bottom > floor)
         floor = d->pruned[d->npruned - 1].bottom;
-    d->floor = floor;
+    d->own.floor_ = floor;
 }
 
 void fi_forkjoin_begin_run(struct fi_server *me)
 {
+    f_deque_ = &me->deque.own;
     fi_forkjoin_bounds(&me->deque);
 }
 
-/* ----------------------------------------------------------- trampolines */
+/* ------------------------------------------------------------------ run */
 
-static void call_void(struct fi_task *t)
+static void join_to(struct fi_server *me, size_t base, int all);
+
+/* Run a slot (or a thief's copy of one) here, whatever its kind. */
+void fi_task_run(struct fi_server *me, struct f_task_ *t)
 {
-    ((f_func)t->fn)(t->i, t->j, t->arg);
-}
-
-static void call_long(struct fi_task *t)
-{
-    t->result.l = ((f_long_func)t->fn)(t->i, t->j, t->arg);
-}
-
-static void call_double(struct fi_task *t)
-{
-    t->result.d = ((f_double_func)t->fn)(t->i, t->j, t->arg);
-}
-
-static void call_ptr(struct fi_task *t)
-{
-    t->result.p = ((f_ptr_func)t->fn)(t->i, t->j, t->arg);
-}
-
-/* ----------------------------------------------------------------- join */
-
-static void join_to(struct fi_server *me, size_t base);
-
-/* Run a fork/join filament here, its children starting at the current
- * bottom; join what it leaves behind. */
-static inline void run_task(struct fi_server *me, struct fi_task *t,
-                            void (*call)(struct fi_task *))
-{
-    struct fi_deque *d = &me->deque;
-    size_t saved_base = d->base, saved_floor = d->floor;
-    d->base = d->floor = d->bottom;
-    call(t);
-    if (FI_UNLIKELY(d->bottom != d->base))
-        join_to(me, d->base);
-    d->base = saved_base;
-    /* A publication while t ran may have moved split past the old floor. */
-    d->floor = saved_floor > d->split ? saved_floor : d->split;
-    d->ran++;
-}
-
-void fi_task_run(struct fi_server *me, struct fi_task *t)
-{
-    run_task(me, t, t->call);
-}
-
-/* Pop the newest slot if it is private and above the floor, and run it
- * with `call` (its own trampoline if NULL; a typed sync names it). */
-static inline struct fi_task *pop_run(struct fi_server *me, void (*call)(struct fi_task *))
-{
-    struct fi_deque *d = &me->deque;
-    size_t b = d->bottom;
-    if (FI_LIKELY(b > d->floor)) {
-        struct fi_task *slot = &d->slot[--b];
-        d->bottom = b;
-        run_task(me, slot, call != NULL ? call : slot->call);
-        return slot;
+    struct f_deque_ *o = &me->deque.own;
+    switch (t->kind_) {
+    case F_KIND_LONG_: t->result_.l = ((f_long_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    case F_KIND_DOUBLE_: t->result_.d = ((f_double_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    case F_KIND_PTR_: t->result_.p = ((f_ptr_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    default: {
+        size_t saved = o->base_;
+        o->base_ = o->bottom_;
+        ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
+        if (o->bottom_ != o->base_)
+            join_to(me, o->base_, 0);
+        o->base_ = saved;
     }
-    return NULL;
+    }
+    o->ran_++;
 }
 
 /* Wait for a thief to finish a slot, helping it meanwhile. */
-static void wait_stolen(struct fi_server *me, struct fi_task *slot)
+static void wait_stolen(struct fi_server *me, struct f_task_ *slot)
 {
     unsigned spins = 0;
     /* Acquire: the thief's result; pairs with the release in steal.c. */
-    while (!AO_load_acquire(&slot->done)) {
-        AO_t thief = AO_load(&slot->thief);
+    while (!AO_load_acquire(fi_task_done(slot))) {
+        AO_t thief = AO_load(fi_task_thief(slot));
         if (thief != 0 && fi_steal_from(me, &fi_lib.servers[thief - 1]))
             continue;
         if (++spins < FI_SPIN_POLLS)
@@ -162,22 +137,26 @@ static void wait_stolen(struct fi_server *me, struct fi_task *slot)
         else
             sched_yield();
     }
-    AO_store(&slot->done, 0);
-    AO_store(&slot->thief, 0);
+    AO_store(fi_task_done(slot), 0);
+    AO_store(fi_task_thief(slot), 0);
 }
 
 /*
- * The slow pop: the newest slot is public (take it back, or wait for the
- * thief that has it).  The caller has checked that it is above base and
- * no pruned result comes first.  Returns the slot, whose result is valid
- * until the next fork.
+ * Pop the newest slot and see it done: run it if it is private or can be
+ * taken back from the public part, or wait for the thief that has it.
+ * Returns the slot, whose result is valid until the next fork.
  */
-static struct fi_task *pop_public(struct fi_server *me)
+static struct f_task_ *pop(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
-    size_t b = d->bottom - 1;
-    struct fi_task *slot = &d->slot[b];
-    FI_ASSERT(b < d->split);
+    struct f_deque_ *o = &d->own;
+    size_t b = o->bottom_ - 1;
+    struct f_task_ *slot = &o->slot_[b];
+    if (b >= d->split) {
+        o->bottom_ = b;
+        fi_task_run(me, slot);
+        return slot;
+    }
     for (;;) {
         AO_t ts = AO_load(&d->ts);
         size_t top = FI_TS_TOP(ts);
@@ -186,7 +165,7 @@ static struct fi_task *pop_public(struct fi_server *me)
              * A thief's claim changes ts, so at most one of us wins. */
             if (!AO_compare_and_swap_full(&d->ts, ts, FI_TS(top, b)))
                 continue;
-            d->split = d->bottom = b;
+            d->split = o->bottom_ = b;
             fi_forkjoin_bounds(d);
             fi_task_run(me, slot);
             return slot;
@@ -194,32 +173,32 @@ static struct fi_task *pop_public(struct fi_server *me)
         /* Stolen: top == split == b + 1.  Keep b below our bottom until the
          * thief has written into it, then drop it and lower top and split. */
         wait_stolen(me, slot);
-        d->split = d->bottom = b;
+        d->split = o->bottom_ = b;
         AO_store(&d->ts, FI_TS(b, b));
         fi_forkjoin_bounds(d);
         return slot;
     }
 }
 
-static void join_to(struct fi_server *me, size_t base)
+/* Pop down to base; unless `all`, stop at a typed slot (its sync pops it). */
+static void join_to(struct fi_server *me, size_t base, int all)
 {
-    struct fi_deque *d = &me->deque;
-    while (d->bottom > base)
-        if (pop_run(me, NULL) == NULL)
-            pop_public(me);
+    struct f_deque_ *o = &me->deque.own;
+    while (o->bottom_ > base && (all || o->slot_[o->bottom_ - 1].kind_ == F_KIND_VOID_))
+        pop(me);
 }
 
 void fi_forkjoin_drain(struct fi_server *me)
 {
-    join_to(me, 0);
+    join_to(me, 0, 1);
 }
 
-int f_join(void)
+int (f_join)(void)
 {
     struct fi_server *me = fi_self;
     if (me == NULL)
         return F_ESTATE;
-    join_to(me, me->deque.base);
+    join_to(me, me->deque.own.base_, 0);
     return F_OK;
 }
 
@@ -237,65 +216,39 @@ long f_get_prune(void)
     return fi_lib.prune;
 }
 
-/* Push a slot; publish if a thief has asked for work. */
-static inline void push_slot(struct fi_server *me, void (*call)(struct fi_task *),
-                             void (*fn)(void), long i, long j, void *arg)
+static void push_slot(struct fi_deque *d, long kind, void (*fn)(void), long i, long j,
+                      void *arg)
 {
-    struct fi_deque *d = &me->deque;
-    size_t b = d->bottom;
-    struct fi_task *slot = &d->slot[b];
-    slot->call = call;
-    slot->fn = fn;
-    slot->i = i;
-    slot->j = j;
-    slot->arg = arg;
-    d->bottom = b + 1;
-    d->forks++;
-    if (FI_UNLIKELY(AO_load(&d->splitreq) != 0))
-        fi_steal_publish(me);
-}
-
-/* The fast path: push unless a bound says the slow path must decide. */
-static inline int push(struct fi_server *me, void (*call)(struct fi_task *), void (*fn)(void),
-                       long i, long j, void *arg)
-{
-    if (FI_UNLIKELY(me->deque.bottom >= me->deque.limit))
-        return 0;
-    push_slot(me, call, fn, i, j, arg);
-    return 1;
+    struct f_deque_ *o = &d->own;
+    o->slot_[o->bottom_] = (struct f_task_){ .kind_ = kind, .fn_ = fn, .i_ = i, .j_ = j,
+                                             .arg_ = arg };
+    o->bottom_++;
+    o->forks_++;
+    if (o->bottom_ > d->peak)
+        d->peak = o->bottom_;
 }
 
 /* A fork from the main thread between runs: a root filament, public at once. */
-static int fork_root(void (*call)(struct fi_task *), void (*fn)(void), long i, long j,
-                     void *arg)
+static int fork_root(void (*fn)(void), long i, long j, void *arg)
 {
     if (fi_check_main_between_runs() < 0)
         return F_ESTATE;
     if (fn == NULL)
         return F_EINVAL;
-    struct fi_server *s = &fi_lib.servers[fi_lib.any_next++ % (unsigned)fi_lib.nservers];
-    struct fi_deque *d = &s->deque;
-    if (d->bottom == d->cap)
+    struct fi_deque *d = &fi_lib.servers[fi_lib.any_next++ % (unsigned)fi_lib.nservers].deque;
+    if (d->own.bottom_ == d->cap)
         return F_ENOMEM;
-    struct fi_task *slot = &d->slot[d->bottom];
-    slot->call = call;
-    slot->fn = fn;
-    slot->i = i;
-    slot->j = j;
-    slot->arg = arg;
-    d->split = ++d->bottom;
+    push_slot(d, F_KIND_VOID_, fn, i, j, arg);
+    d->split = d->own.bottom_;
     AO_store(&d->ts, FI_TS(0, d->split));
-    if (d->bottom > d->peak)
-        d->peak = d->bottom;
-    d->forks++;
     return F_OK;
 }
 
 static int prune_now(const struct fi_deque *d)
 {
     long threshold = fi_lib.prune;
-    size_t private = d->bottom - d->split;
-    if (d->bottom == d->cap)
+    size_t private = d->own.bottom_ - d->split;
+    if (d->own.bottom_ == d->cap)
         return 1;
     if (threshold == 0)
         return 0;
@@ -304,35 +257,45 @@ static int prune_now(const struct fi_deque *d)
     return private >= FI_PRUNE_DEPTH && AO_load(&d->splitreq) == 0;
 }
 
+/* Room for one more pruned typed result: F_OK or F_ENOMEM. */
+static int reserve_pruned(struct fi_deque *d)
+{
+    if (d->npruned < d->pruned_cap)
+        return F_OK;
+    size_t n = d->pruned_cap ? d->pruned_cap * 2 : 64;
+    struct fi_pruned *p = fi_realloc(d->pruned, n * sizeof *p);
+    if (p == NULL)
+        return F_ENOMEM;
+    d->pruned = p;
+    d->pruned_cap = n;
+    return F_OK;
+}
+
 /*
- * The slow fork: the main thread (a root), a bad argument, a new peak, a
- * full deque, or pruning.  `result` receives a pruned typed fork's value.
+ * Every fork that the inline fast path did not take: from the main thread
+ * (a root), a bad argument, a new peak, a full deque, pruning, a thief's
+ * request.  F_OK, F_EINVAL, F_ESTATE or F_ENOMEM.
  */
-static int fork_slow(void (*call)(struct fi_task *), void (*fn)(void), f_func seq, long i,
-                     long j, void *arg, int typed)
+static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
 {
     struct fi_server *me = fi_self;
     if (me == NULL)
-        return typed ? F_ESTATE : fork_root(call, fn, i, j, arg);
+        return kind != F_KIND_VOID_ ? F_ESTATE : fork_root(fn, i, j, arg);
     if (fn == NULL)
         return F_EINVAL;
     struct fi_deque *d = &me->deque;
+    if (AO_load(&d->splitreq) != 0)
+        fi_steal_publish(me);    /* a thief asked: answer before pruning */
     if (!prune_now(d)) {
-        if (d->bottom + 1 > d->peak)
-            d->peak = d->bottom + 1;
-        push_slot(me, call, fn, i, j, arg);
+        push_slot(d, kind, fn, i, j, arg);
+        if (AO_load(&d->splitreq) != 0)
+            fi_steal_publish(me);
         fi_forkjoin_bounds(d);
         return F_OK;
     }
-    if (typed && d->npruned == d->pruned_cap) {
-        size_t n = d->pruned_cap ? d->pruned_cap * 2 : 64;
-        struct fi_pruned *p = fi_realloc(d->pruned, n * sizeof *p);
-        if (p == NULL)
-            return F_ENOMEM;
-        d->pruned = p;
-        d->pruned_cap = n;
-    }
-    d->forks++;
+    if (kind != F_KIND_VOID_ && reserve_pruned(d) < 0)
+        return F_ENOMEM;
+    d->own.forks_++;
     d->pruned_forks++;
     if (seq != NULL) {
         if (fi_lib.nservers > 1 && fi_lib.prune == F_PRUNE_AUTO)
@@ -340,89 +303,70 @@ static int fork_slow(void (*call)(struct fi_task *), void (*fn)(void), f_func se
         seq(i, j, arg);
         return F_OK;
     }
-    struct fi_task t = { .call = call, .fn = fn, .i = i, .j = j, .arg = arg };
-    run_task(me, &t, call);
-    if (typed) {
-        d->pruned[d->npruned++] = (struct fi_pruned){ t.result, d->bottom };
+    struct f_task_ t = { .kind_ = kind, .fn_ = fn, .i_ = i, .j_ = j, .arg_ = arg };
+    fi_task_run(me, &t);
+    d->own.ran_--;    /* counted as a pruned fork, not as a filament */
+    if (kind != F_KIND_VOID_) {
+        d->pruned[d->npruned++] = (struct fi_pruned){ t.result_, d->own.bottom_ };
         fi_forkjoin_bounds(d);
     }
     return F_OK;
 }
 
-#define FI_FORK(call, fn, seq, i, j, arg, typed)                                                  \
-    do {                                                                                       \
-        struct fi_server *me_ = fi_self;                                                       \
-        if (FI_LIKELY(me_ != NULL && (fn) != NULL) &&                                          \
-            push(me_, call, (void (*)(void))(fn), i, j, arg))                                  \
-            return F_OK;                                                                       \
-        return fork_slow(call, (void (*)(void))(fn), seq, i, j, arg, typed);                   \
-    } while (0)
-
-int f_fork(f_func fn, long i, long j, void *arg)
+int (f_fork)(f_func fn, long i, long j, void *arg)
 {
-    FI_FORK(call_void, fn, NULL, i, j, arg, 0);
+    if (f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg))
+        return F_OK;
+    return fork_slow(F_KIND_VOID_, (void (*)(void))fn, NULL, i, j, arg);
 }
 
 int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
 {
     if (seq == NULL)
         return fi_self == NULL && fi_check_main_between_runs() < 0 ? F_ESTATE : F_EINVAL;
-    FI_FORK(call_void, fn, seq, i, j, arg, 0);
+    if (f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg))
+        return F_OK;
+    return fork_slow(F_KIND_VOID_, (void (*)(void))fn, seq, i, j, arg);
 }
 
-/* The slow sync: a pruned result, a public slot, or nothing to sync. */
-static struct fi_task *sync_slow(f_value *pruned)
+/* Every sync the inline fast path did not take: a pruned result, a public
+ * slot, a child's unjoined untyped children, or nothing to sync (0). */
+static f_value sync_slow(long kind)
 {
+    f_value none = { 0 };
     struct fi_server *me = fi_self;
     if (me == NULL)
-        return NULL;
+        return none;
     struct fi_deque *d = &me->deque;
-    if (d->npruned > 0 && d->pruned[d->npruned - 1].bottom == d->bottom) {
-        *pruned = d->pruned[--d->npruned].result;
-        fi_forkjoin_bounds(d);
-        return NULL;
+    struct f_deque_ *o = &d->own;
+    for (;;) {
+        if (d->npruned > 0 && d->pruned[d->npruned - 1].bottom == o->bottom_) {
+            f_value v = d->pruned[--d->npruned].result;
+            fi_forkjoin_bounds(d);
+            return v;
+        }
+        if (o->bottom_ == 0)
+            return none;
+        long top_kind = o->slot_[o->bottom_ - 1].kind_;
+        if (top_kind == kind)
+            return pop(me)->result_;
+        if (top_kind != F_KIND_VOID_)
+            return none;    /* a sync of another type: not this one's */
+        pop(me);            /* left unjoined by the child just run */
     }
-    if (d->bottom <= d->base)
-        return NULL;
-    return pop_public(me);
 }
 
-#define FI_SYNC(call, member)                                                                  \
-    do {                                                                                       \
-        struct fi_server *me_ = fi_self;                                                       \
-        struct fi_task *t_ = me_ != NULL ? pop_run(me_, call) : NULL;                          \
-        f_value v_ = { 0 };                                                                    \
-        if (FI_UNLIKELY(t_ == NULL))                                                           \
-            t_ = sync_slow(&v_);                                                               \
-        return t_ != NULL ? t_->result.member : v_.member;                                     \
-    } while (0)
-
-int f_fork_long(f_long_func fn, long i, long j, void *arg)
-{
-    FI_FORK(call_long, fn, NULL, i, j, arg, 1);
-}
-
-long f_sync_long(void)
-{
-    FI_SYNC(call_long, l);
-}
-
-int f_fork_double(f_double_func fn, long i, long j, void *arg)
-{
-    FI_FORK(call_double, fn, NULL, i, j, arg, 1);
-}
-
-double f_sync_double(void)
-{
-    FI_SYNC(call_double, d);
-}
-
-int f_fork_ptr(f_ptr_func fn, long i, long j, void *arg)
-{
-    FI_FORK(call_ptr, fn, NULL, i, j, arg, 1);
-}
-
-void *f_sync_ptr(void)
-{
-    FI_SYNC(call_ptr, p);
-}
+#define FI_TYPED(T, name, KIND, member)                                                        \
+    int(f_fork_##name)(f_##name##_func fn, long i, long j, void *arg)                          \
+    {                                                                                          \
+        if (f_push_(KIND, (void (*)(void))fn, i, j, arg))                                      \
+            return F_OK;                                                                       \
+        return fork_slow(KIND, (void (*)(void))fn, NULL, i, j, arg);                           \
+    }                                                                                          \
+    T(f_sync_##name)(void)                                                                     \
+    {                                                                                          \
+        return sync_slow(KIND).member;                                                         \
+    }
+FI_TYPED(long, long, F_KIND_LONG_, l)
+FI_TYPED(double, double, F_KIND_DOUBLE_, d)
+FI_TYPED(void *, ptr, F_KIND_PTR_, p)

@@ -161,7 +161,7 @@ FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
 FI_HIDDEN void fi_forkjoin_drain(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
-FI_HIDDEN void fi_task_run(struct fi_server *me, struct fi_task *t);
+FI_HIDDEN void fi_task_run(struct fi_server *me, struct f_task_ *t);
 FI_HIDDEN void fi_forkjoin_discard(struct fi_server *s);
 
 /* steal.c */
@@ -169,6 +169,7 @@ FI_HIDDEN int fi_steal_visible(const struct fi_server *me);
 FI_HIDDEN int fi_steal_from(struct fi_server *me, struct fi_server *victim);
 FI_HIDDEN int fi_steal_any(struct fi_server *me);
 FI_HIDDEN void fi_steal_publish(struct fi_server *me);
+FI_HIDDEN void fi_steal_request(struct fi_server *victim);
 
 /* vararg.c */
 FI_HIDDEN void fi_vararg_discard(f_func fn, void *arg);

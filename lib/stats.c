@@ -25,8 +25,8 @@ static void add(struct f_stats *sum, const struct f_stats *s)
 static struct f_stats of(const struct fi_server *s)
 {
     struct f_stats t = s->stats;
-    t.filaments_run += s->deque.ran;
-    t.forks = s->deque.forks;
+    t.filaments_run += s->deque.own.ran_;
+    t.forks = s->deque.own.forks_;
     t.pruned_forks = s->deque.pruned_forks;
     t.peak_live_forks = s->deque.peak;
     return t;
@@ -57,8 +57,9 @@ int f_reset_stats(void)
     for (int s = 0; s < fi_lib.nservers; ++s) {
         struct fi_server *t = &fi_lib.servers[s];
         memset(&t->stats, 0, sizeof t->stats);
-        t->deque.ran = t->deque.forks = t->deque.pruned_forks = 0;
-        t->deque.peak = t->deque.bottom;
+        t->deque.own.ran_ = t->deque.own.forks_ = t->deque.pruned_forks = 0;
+        t->deque.peak = t->deque.own.bottom_;
+        fi_forkjoin_bounds(&t->deque);
     }
     return F_OK;
 }

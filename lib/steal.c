@@ -8,7 +8,7 @@
  * owner's publication and keeps the owner from taking the slot back.  It
  * runs the filament on its own stack and deque, writes the result into the
  * victim's slot and releases `done`, which the parent's join acquires.
- * Finding nothing public, it sets the victim's `splitreq`; the owner then
+ * Finding nothing public, it asks (fi_steal_request); the owner then
  * publishes half of its private slots at its next fork.
  */
 #include "internal.h"
@@ -18,7 +18,7 @@
 void fi_steal_publish(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
-    size_t private = d->bottom - d->split;
+    size_t private = d->own.bottom_ - d->split;
     if (private == 0)
         return;    /* leave the request standing for the next fork */
     size_t split = d->split + (private + 1) / 2;
@@ -28,10 +28,18 @@ void fi_steal_publish(struct fi_server *me)
     while (!AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), split)))
         ts = AO_load(&d->ts);
     d->split = split;
-    fi_forkjoin_bounds(d);
     AO_store(&d->splitreq, 0);
+    fi_forkjoin_bounds(d);
     if (AO_load(&fi_lib.waitset.sleepers) != 0)
         fi_wake_all();
+}
+
+/* Ask the owner for work: its next fork takes the slow path and publishes. */
+void fi_steal_request(struct fi_server *victim)
+{
+    struct fi_deque *d = &victim->deque;
+    if (AO_load(&d->splitreq) == 0 && AO_compare_and_swap(&d->splitreq, 0, 1))
+        AO_store(fi_deque_limit(d), 0);
 }
 
 int fi_steal_from(struct fi_server *me, struct fi_server *victim)
@@ -40,23 +48,23 @@ int fi_steal_from(struct fi_server *me, struct fi_server *victim)
     AO_t ts = AO_load(&d->ts);
     size_t top = FI_TS_TOP(ts);
     if (top >= FI_TS_SPLIT(ts)) {
-        if (victim != me && AO_load(&d->splitreq) == 0)
-            AO_store(&d->splitreq, 1);
+        if (victim != me)
+            fi_steal_request(victim);
         return 0;
     }
     me->stats.steal_attempts++;
     /* Acquire: the slot as the owner published it (fi_steal_publish). */
     if (!AO_compare_and_swap_acquire(&d->ts, ts, FI_TS(top + 1, FI_TS_SPLIT(ts))))
         return 0;
-    struct fi_task *slot = &d->slot[top];
-    AO_store(&slot->thief, (AO_t)me->index + 1);
-    struct fi_task t = { .call = slot->call, .fn = slot->fn, .i = slot->i, .j = slot->j,
-                         .arg = slot->arg };
+    struct f_task_ *slot = &d->own.slot_[top];
+    AO_store(fi_task_thief(slot), (AO_t)me->index + 1);
+    struct f_task_ t = { .kind_ = slot->kind_, .fn_ = slot->fn_, .i_ = slot->i_, .j_ = slot->j_,
+                         .arg_ = slot->arg_ };
     fi_task_run(me, &t);
-    slot->result = t.result;
+    slot->result_ = t.result_;
     me->stats.steals++;
     /* Release: the result before the flag; pairs with wait_stolen. */
-    AO_store_release(&slot->done, 1);
+    AO_store_release(fi_task_done(slot), 1);
     return 1;
 }
 
