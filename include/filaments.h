@@ -70,6 +70,50 @@ typedef void (*f_func)(long i, long j, void *arg);
 
 F_API int f_rtc_thread(int server, f_func fn, long i, long j, void *arg);
 
+/*
+ * The creation fast path, inline (as putc is): from the main thread between
+ * runs, a filament for a named server is four stores into that server's
+ * queue [paper §4.3].  Everything else goes to the library's f_rtc_thread.
+ * The types and variables below are private to the library.
+ */
+struct f_desc_ {
+    f_func fn_;
+    long i_;
+    long j_;
+    void *arg_;
+};
+
+struct f_rtc_cursor_ {
+    volatile unsigned long *tail_;  /* the server's last chunk: slots in use */
+    struct f_desc_ *slot_;
+    unsigned long cap_;
+    unsigned long unused_;
+};
+
+/* The servers' cursors, and how many may be used now: f_num_servers()
+ * while the main thread may create through them, else 0. */
+extern F_API struct f_rtc_cursor_ *f_rtc_cursors_;
+extern F_API unsigned f_rtc_open_;
+
+static inline int f_rtc_thread_inline_(int server, f_func fn, long i, long j, void *arg)
+{
+    if ((unsigned)server < f_rtc_open_ && fn != (f_func)0) {
+        struct f_rtc_cursor_ *c = &f_rtc_cursors_[server];
+        unsigned long t = *c->tail_;
+        if (t < c->cap_) {
+            struct f_desc_ *d = &c->slot_[t];
+            d->fn_ = fn;
+            d->i_ = i;
+            d->j_ = j;
+            d->arg_ = arg;
+            *c->tail_ = t + 1;
+            return 0;
+        }
+    }
+    return (f_rtc_thread)(server, fn, i, j, arg);
+}
+#define f_rtc_thread(server, fn, i, j, arg) f_rtc_thread_inline_((server), (fn), (i), (j), (arg))
+
 /* ------------------------------------------------ iterative [§2.2, §4.4] */
 
 enum { F_NOTDONE = 0, F_DONE = 1 };

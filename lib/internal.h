@@ -29,7 +29,9 @@
 #define FI_ASSERT(x) assert(x)
 #endif
 
-/* A filament [paper §4.1]: code and arguments, 32 bytes, no link, no stack. */
+/* A filament [paper §4.1]: code and arguments, 32 bytes, no link, no stack.
+ * The same layout as filaments.h's struct f_desc_, which the inline
+ * creation path writes. */
 struct fi_desc {
     f_func fn;
     long i;
@@ -37,6 +39,9 @@ struct fi_desc {
     void *arg;
 };
 _Static_assert(sizeof(struct fi_desc) == 4 * sizeof(void *), "fi_desc is four words");
+_Static_assert(sizeof(struct fi_desc) == sizeof(struct f_desc_) &&
+                   offsetof(struct fi_desc, arg) == offsetof(struct f_desc_, arg_),
+               "fi_desc is f_desc_");
 
 #include "queue.h"
 #include "deque.h"
@@ -136,6 +141,9 @@ static inline int fi_check_main_between_runs(void)
 FI_HIDDEN int fi_servers_check_index(int server);
 
 /* rtc.c */
+FI_HIDDEN FI_MUST_CHECK int fi_rtc_cursors_init(void);
+FI_HIDDEN void fi_rtc_cursors_free(void);
+FI_HIDDEN void fi_rtc_cursors_open(int open);
 FI_HIDDEN FI_MUST_CHECK int fi_rtc_create(int server, const struct fi_desc *d);
 FI_HIDDEN void fi_rtc_drain(struct fi_server *me);
 FI_HIDDEN int fi_rtc_visible(const struct fi_server *me);

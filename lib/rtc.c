@@ -71,6 +71,51 @@ static size_t take_inbox(struct fi_server *me)
     return n;
 }
 
+/* ------------------------------------------------------------ cursors */
+
+/*
+ * The inline f_rtc_thread (filaments.h) pushes into a server's pinned
+ * queue through its cursor: the last chunk's tail word, slots and size.
+ * Only the main thread uses them, between runs (f_rtc_open_ is 0 while
+ * one goes on), and the run's start publishes what it wrote.
+ */
+F_API struct f_rtc_cursor_ *f_rtc_cursors_;
+F_API unsigned f_rtc_open_;
+
+static void aim(int server)
+{
+    struct fi_chunk *c = fi_lib.servers[server].pinned.last;
+    f_rtc_cursors_[server] = (struct f_rtc_cursor_){
+        .tail_ = (volatile unsigned long *)&c->tail,
+        .slot_ = (struct f_desc_ *)c->slot,
+        .cap_ = c->cap,
+    };
+}
+
+int fi_rtc_cursors_init(void)
+{
+    f_rtc_cursors_ = fi_alloc((size_t)fi_lib.nservers * sizeof *f_rtc_cursors_);
+    return f_rtc_cursors_ != NULL ? F_OK : F_ENOMEM;
+}
+
+void fi_rtc_cursors_free(void)
+{
+    f_rtc_open_ = 0;
+    fi_free(f_rtc_cursors_);
+    f_rtc_cursors_ = NULL;
+}
+
+/* Open the cursors to the main thread (between runs), or close them. */
+void fi_rtc_cursors_open(int open)
+{
+    if (open)
+        for (int s = 0; s < fi_lib.nservers; ++s)
+            aim(s);
+    f_rtc_open_ = open ? (unsigned)fi_lib.nservers : 0;
+}
+
+/* ----------------------------------------------------------------- create */
+
 int fi_rtc_create(int server, const struct fi_desc *d)
 {
     struct fi_server *me = fi_self;
@@ -83,7 +128,9 @@ int fi_rtc_create(int server, const struct fi_desc *d)
             server = (int)(fi_lib.any_next++ % (unsigned)fi_lib.nservers);
             return fi_queue_push(&fi_lib.servers[server].any, d);
         }
-        return fi_queue_push(&fi_lib.servers[server].pinned, d);
+        int rc = fi_queue_push(&fi_lib.servers[server].pinned, d);
+        aim(server);    /* a new chunk, perhaps */
+        return rc;
     }
     if (me->in_barrier)
         return F_ESTATE;
@@ -99,12 +146,9 @@ int fi_rtc_create(int server, const struct fi_desc *d)
     return rc;
 }
 
-int f_rtc_thread(int server, f_func fn, long i, long j, void *arg)
+int (f_rtc_thread)(int server, f_func fn, long i, long j, void *arg)
 {
     struct fi_desc d = { fn, i, j, arg };
-    if (fi_self == NULL && FI_LIKELY(fi_state() == FI_READY) && FI_LIKELY(fn != NULL) &&
-        FI_LIKELY((unsigned)server < (unsigned)fi_lib.nservers))
-        return fi_queue_push(&fi_lib.servers[server].pinned, &d);
     return fi_rtc_create(server, &d);
 }
 

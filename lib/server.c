@@ -162,11 +162,16 @@ int f_initialize(int nservers)
         return rc;
     if ((rc = alloc_servers(nservers)) < 0)
         goto undo_waitset;
-    if ((rc = start_threads()) < 0)
+    if ((rc = fi_rtc_cursors_init()) < 0)
         goto undo_servers;
+    if ((rc = start_threads()) < 0)
+        goto undo_cursors;
+    fi_rtc_cursors_open(1);
     AO_store_release(&fi_lib.state, FI_READY);
     return F_OK;
 
+undo_cursors:
+    fi_rtc_cursors_free();
 undo_servers:
     destroy_servers(nservers);
 undo_waitset:
@@ -183,6 +188,7 @@ void f_finalize(void)
     stop_threads(fi_lib.nservers);
     fi_phases_free();
     fi_owned_free_all();
+    fi_rtc_cursors_free();
     fi_free(fi_lib.ranges);
     fi_lib.ranges = NULL;
     fi_lib.nranges = fi_lib.ranges_cap = 0;
@@ -202,6 +208,7 @@ int f_parallel(void)
     if (fi_check_main_between_runs() < 0)
         return F_ESTATE;
     AO_store(&fi_lib.state, FI_RUNNING);
+    fi_rtc_cursors_open(0);
     fi_episode_begin_run();
     AO_store(&fi_lib.checked_out, 0);
     /* Release: every filament, phase and argument created so far, before
@@ -216,6 +223,7 @@ int f_parallel(void)
         fi_queue_reset(&fi_lib.servers[k].any);
         fi_queue_reset(&fi_lib.servers[k].pinned);
     }
+    fi_rtc_cursors_open(1);
     AO_store(&fi_lib.state, FI_READY);
     return F_OK;
 }
