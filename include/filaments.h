@@ -191,7 +191,8 @@ F_API void *f_sync_ptr(void);
  * types and variables below are the library's private state: programs use
  * them only through these inlines, and they change with the soname.
  */
-enum { F_KIND_VOID_, F_KIND_LONG_, F_KIND_DOUBLE_, F_KIND_PTR_ };
+/* What a slot holds: a filament of each kind, or a pruned typed fork's result. */
+enum { F_KIND_VOID_, F_KIND_LONG_, F_KIND_DOUBLE_, F_KIND_PTR_, F_KIND_DONE_ };
 
 struct f_task_ {
     long kind_;               /* F_KIND_*_: what fn_ is and returns */
@@ -210,9 +211,12 @@ struct f_deque_ {
                          a thief that wants work sets it to 0 (atomic) */
     size_t floor_;    /* a pop at bottom_ <= floor_ goes through the library */
     size_t base_;     /* the running filament's first child */
+    size_t prune_;    /* past limit_ (unless 0), a fork at bottom_ >= prune_ is a call */
+    size_t cap_;
     struct f_task_ *slot_;
     unsigned long forks_;
     unsigned long ran_;
+    unsigned long pruned_;
 };
 
 /* The calling server's deque; elsewhere one on which every fast path fails. */
@@ -260,9 +264,19 @@ static inline struct f_task_ *f_pop_(long kind)
     return (struct f_task_ *)0;
 }
 
+/* An untyped fork: push it, or, where the library prunes, call it. */
 static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 {
-    return f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg) ? 0 : (f_fork)(fn, i, j, arg);
+    struct f_deque_ *d;
+    if (F_LIKELY_(f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg)))
+        return 0;
+    d = f_deque_;
+    if (fn != (f_func)0 && F_LOAD_RELAXED_(&d->limit_) != 0 && d->bottom_ >= d->prune_) {
+        d->pruned_++;
+        fn(i, j, arg);
+        return 0;
+    }
+    return (f_fork)(fn, i, j, arg);
 }
 #define f_fork(fn, i, j, arg) f_fork_inline_((fn), (i), (j), (arg))
 
@@ -284,20 +298,47 @@ static inline int f_join_inline_(void)
 }
 #define f_join() f_join_inline_()
 
-#define F_TYPED_FORK_(T, name, KIND)                                                            \
+/* Typed forks: push; where the library prunes, call now and keep the
+ * result in a slot of kind F_KIND_DONE_ for the sync. */
+#define F_TYPED_FORK_(T, name, KIND, member)                                                   \
     static inline int f_fork_##name##_inline_(f_##name##_func fn, long i, long j, void *arg)    \
     {                                                                                          \
-        return f_push_(KIND, (void (*)(void))fn, i, j, arg) ? 0 : (f_fork_##name)(fn, i, j, arg); \
+        struct f_deque_ *d;                                                                    \
+        if (F_LIKELY_(f_push_(KIND, (void (*)(void))fn, i, j, arg)))                           \
+            return 0;                                                                          \
+        d = f_deque_;                                                                          \
+        if (fn != (f_##name##_func)0 && F_LOAD_RELAXED_(&d->limit_) != 0 &&                    \
+            d->bottom_ >= d->prune_ && d->bottom_ < d->cap_) {                                 \
+            T r = fn(i, j, arg);                                                               \
+            struct f_task_ *t = &d->slot_[d->bottom_];                                         \
+            t->kind_ = F_KIND_DONE_;                                                           \
+            t->result_.member = r;                                                             \
+            d->bottom_++;                                                                      \
+            d->pruned_++;                                                                      \
+            return 0;                                                                          \
+        }                                                                                      \
+        return (f_fork_##name)(fn, i, j, arg);                                                 \
     }                                                                                          \
     static inline T f_sync_##name##_inline_(void)                                              \
     {                                                                                          \
-        struct f_task_ *t = f_pop_(KIND);                                                      \
-        return t != (struct f_task_ *)0 ? ((f_##name##_func)t->fn_)(t->i_, t->j_, t->arg_)     \
-                                        : (f_sync_##name)();                                   \
+        struct f_deque_ *d = f_deque_;                                                         \
+        if (F_LIKELY_(d->bottom_ > d->floor_)) {                                               \
+            struct f_task_ *t = &d->slot_[d->bottom_ - 1];                                     \
+            if (F_LIKELY_(t->kind_ == KIND)) {                                                 \
+                d->bottom_--;                                                                  \
+                d->ran_++;                                                                     \
+                return ((f_##name##_func)t->fn_)(t->i_, t->j_, t->arg_);                       \
+            }                                                                                  \
+            if (t->kind_ == F_KIND_DONE_) {                                                    \
+                d->bottom_--;                                                                  \
+                return t->result_.member;                                                      \
+            }                                                                                  \
+        }                                                                                      \
+        return (f_sync_##name)();                                                              \
     }
-F_TYPED_FORK_(long, long, F_KIND_LONG_)
-F_TYPED_FORK_(double, double, F_KIND_DOUBLE_)
-F_TYPED_FORK_(void *, ptr, F_KIND_PTR_)
+F_TYPED_FORK_(long, long, F_KIND_LONG_, l)
+F_TYPED_FORK_(double, double, F_KIND_DOUBLE_, d)
+F_TYPED_FORK_(void *, ptr, F_KIND_PTR_, p)
 #undef F_TYPED_FORK_
 #define f_fork_long(fn, i, j, arg) f_fork_long_inline_((fn), (i), (j), (arg))
 #define f_sync_long() f_sync_long_inline_()

@@ -44,7 +44,6 @@ struct fi_deque {
     struct fi_pruned *pruned;  /* results of pruned typed forks, in fork order */
     size_t npruned, pruned_cap;
     size_t peak;
-    unsigned long pruned_forks;
 };
 
 #define FI_TS(top, split) (((AO_t)(top) << 32) | (AO_t)(split))

@@ -35,13 +35,14 @@
 #include "wait.h"
 
 /* Outside the servers: every fast path fails and calls the library. */
-static struct f_deque_ no_deque = { .limit_ = 0, .floor_ = (size_t)-1, .base_ = (size_t)-1 };
+static struct f_deque_ no_deque = { .limit_ = 0, .floor_ = (size_t)-1, .base_ = (size_t)-1,
+                                    .prune_ = (size_t)-1 };
 F_API __thread struct f_deque_ *f_deque_ = &no_deque;
 
 int fi_deque_init(struct fi_deque *d)
 {
     memset(d, 0, sizeof *d);
-    d->cap = FI_DEQUE_SLOTS;
+    d->cap = d->own.cap_ = FI_DEQUE_SLOTS;
     /* Zeroed (done and thief start at 0) and touched only as used. */
     d->own.slot_ = fi_alloc_zeroed_pages(d->cap * sizeof *d->own.slot_);
     if (d->own.slot_ == NULL)
@@ -73,13 +74,17 @@ void fi_forkjoin_discard(struct fi_server *s)
 void fi_forkjoin_bounds(struct fi_deque *d)
 {
     size_t limit = d->cap;
+    size_t prune = (size_t)-1;
     long threshold = fi_lib.prune;
-    if (threshold == F_PRUNE_AUTO && d->split + FI_PRUNE_DEPTH < limit)
-        limit = d->split + FI_PRUNE_DEPTH;
-    else if (threshold > 0 && d->split + (size_t)threshold + 1 < limit)
-        limit = d->split + (size_t)threshold + 1;
+    if (threshold == F_PRUNE_AUTO)
+        prune = d->split + FI_PRUNE_DEPTH;
+    else if (threshold > 0)
+        prune = d->split + (size_t)threshold + 1;
+    if (prune < limit)
+        limit = prune;
     if (d->peak < limit)
         limit = d->peak;    /* a new peak goes through the slow path, once */
+    d->own.prune_ = prune;
     /* A thief may zero the limit at any time to ask for work (steal.c):
      * keep its request, by CAS, or answer it at the next fork. */
     AO_t old;
@@ -111,6 +116,7 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
     case F_KIND_LONG_: t->result_.l = ((f_long_func)t->fn_)(t->i_, t->j_, t->arg_); break;
     case F_KIND_DOUBLE_: t->result_.d = ((f_double_func)t->fn_)(t->i_, t->j_, t->arg_); break;
     case F_KIND_PTR_: t->result_.p = ((f_ptr_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    case F_KIND_DONE_: return;    /* a pruned typed fork: its result is there */
     default: {
         size_t saved = o->base_;
         o->base_ = o->bottom_;
@@ -295,8 +301,7 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
     }
     if (kind != F_KIND_VOID_ && reserve_pruned(d) < 0)
         return F_ENOMEM;
-    d->own.forks_++;
-    d->pruned_forks++;
+    d->own.pruned_++;
     if (seq != NULL) {
         if (fi_lib.nservers > 1 && fi_lib.prune == F_PRUNE_AUTO)
             fi_steal_publish(me);
@@ -348,7 +353,7 @@ static f_value sync_slow(long kind)
         if (o->bottom_ == 0)
             return none;
         long top_kind = o->slot_[o->bottom_ - 1].kind_;
-        if (top_kind == kind)
+        if (top_kind == kind || top_kind == F_KIND_DONE_)
             return pop(me)->result_;
         if (top_kind != F_KIND_VOID_)
             return none;    /* a sync of another type: not this one's */

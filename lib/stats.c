@@ -26,8 +26,8 @@ static struct f_stats of(const struct fi_server *s)
 {
     struct f_stats t = s->stats;
     t.filaments_run += s->deque.own.ran_;
-    t.forks = s->deque.own.forks_;
-    t.pruned_forks = s->deque.pruned_forks;
+    t.forks = s->deque.own.forks_ + s->deque.own.pruned_;  /* pushed + pruned */
+    t.pruned_forks = s->deque.own.pruned_;
     t.peak_live_forks = s->deque.peak;
     return t;
 }
@@ -57,7 +57,7 @@ int f_reset_stats(void)
     for (int s = 0; s < fi_lib.nservers; ++s) {
         struct fi_server *t = &fi_lib.servers[s];
         memset(&t->stats, 0, sizeof t->stats);
-        t->deque.own.ran_ = t->deque.own.forks_ = t->deque.pruned_forks = 0;
+        t->deque.own.ran_ = t->deque.own.forks_ = t->deque.own.pruned_ = 0;
         t->deque.peak = t->deque.own.bottom_;
         fi_forkjoin_bounds(&t->deque);
     }

@@ -59,7 +59,7 @@ int fi_steal_from(struct fi_server *me, struct fi_server *victim)
     struct f_task_ *slot = &d->own.slot_[top];
     AO_store(fi_task_thief(slot), (AO_t)me->index + 1);
     struct f_task_ t = { .kind_ = slot->kind_, .fn_ = slot->fn_, .i_ = slot->i_, .j_ = slot->j_,
-                         .arg_ = slot->arg_ };
+                         .arg_ = slot->arg_, .result_ = slot->result_ };
     fi_task_run(me, &t);
     slot->result_ = t.result_;
     me->stats.steals++;
