@@ -6,15 +6,20 @@
  *   FILAMENTS_PRUNE    auto | 0 | N>0      the fork/join pruning threshold
  *   FILAMENTS_STATS    0 | 1               print statistics at f_finalize
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
 
+/* A decimal integer in [lo, hi], nothing before or after it ("+3", " 3" and
+ * "3 " are refused, as strtol alone would accept the first two). */
 static int parse_long(const char *s, long lo, long hi, long *out)
 {
     char *end;
+    if (!(isdigit((unsigned char)s[0]) || (s[0] == '-' && isdigit((unsigned char)s[1]))))
+        return F_EINVAL;
     errno = 0;
     long v = strtol(s, &end, 10);
     if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi)
