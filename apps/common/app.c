@@ -220,6 +220,12 @@ static void check_memory(const struct app *app, long size)
             size, (double)bytes / (1 << 30), mem / (1 << 30));
 }
 
+/* The length of "--name" in "--name=value". */
+static int name_len(const char *arg)
+{
+    return (int)strcspn(arg, "=");
+}
+
 static struct app_args parse(const struct app *app, int argc, char **argv)
 {
     struct option longopts[64] = {
@@ -247,11 +253,18 @@ static struct app_args parse(const struct app *app, int argc, char **argv)
         case OPT_VERIFY: args.verify = 1; break;
         case 'h':
         case OPT_HELP: usage(app); exit(0);
-        case ':': die(EXIT_USAGE, "%s: expected a value", argv[optind - 1]);
+        case ':':
+            die(EXIT_USAGE, "%.*s: expected a value", name_len(argv[optind - 1]), argv[optind - 1]);
         case '?':
+            /* optopt: the option's value if it exists but takes no value,
+             * the letter of an unknown short option, 0 for an unknown long one. */
+            if (optopt >= OPT_IMPL)
+                die(EXIT_USAGE, "%.*s: takes no value", name_len(argv[optind - 1]),
+                    argv[optind - 1]);
             if (optopt != 0)
-                die(EXIT_USAGE, "%s: takes no value", argv[optind - 1]);
-            die(EXIT_USAGE, "unknown option '%s' (try --help)", argv[optind - 1]);
+                die(EXIT_USAGE, "unknown option '-%c' (try --help)", optopt);
+            die(EXIT_USAGE, "unknown or ambiguous option '%.*s' (try --help)",
+                name_len(argv[optind - 1]), argv[optind - 1]);
         default: {
             const struct app_option *o = &app->options[c - OPT_EXTRA];
             if (o->type == APP_LONG)
