@@ -57,7 +57,8 @@ compare() {
         for servers in 1 2 3 4 8; do
             run "$app" --impl="$impl" --servers="$servers" --verify "$@" || continue
             got=$(strip "$line")
-            [ "$got" = "$want" ] || fail "$app --impl=$impl --servers=$servers $*: '$got', seq: '$want'"
+            [ "$got" = "$want" ] ||
+                fail "$app --impl=$impl --servers=$servers $*: '$got', seq: '$want'"
         done
     done
 }
@@ -83,7 +84,8 @@ bad() {
     rc=$?
     if [ $rc -ne 2 ] || [ -s "$tmp.out" ] || [ "$(wc -l <"$tmp.err")" -ne 1 ] ||
         ! grep -q "^$app: " "$tmp.err"; then
-        fail "$app $*: exit status $rc (want 2), stderr '$(cat "$tmp.err")', stdout '$(cat "$tmp.out")'"
+        fail "$app $*: exit status $rc (want 2)," \
+            "stderr '$(cat "$tmp.err")', stdout '$(cat "$tmp.out")'"
     fi
 }
 

@@ -239,7 +239,8 @@ static struct app_args parse(const struct app *app, int argc, char **argv)
     for (const struct app_option *o = app->options; o != NULL && o->name != NULL; ++o) {
         if (nopts >= (int)(sizeof longopts / sizeof *longopts) - 1)
             die(EXIT_FAIL, "too many options");  /* a bug in the app, not in argv */
-        longopts[nopts++] = (struct option){ o->name, required_argument, NULL, OPT_EXTRA + nextra++ };
+        longopts[nopts++] =
+            (struct option){ o->name, required_argument, NULL, OPT_EXTRA + nextra++ };
     }
 
     struct app_args args = { .impl = &app->impls[0], .servers = 0, .size = app->size_default };

@@ -130,7 +130,7 @@ static const struct app_impl impls[] = {
     { "seq", jacobi_seq, 0, "sequential: no parallel constructs" },
     { "cg", jacobi_cg, 1, "coarse grain: one pthread per server, strips, a spin barrier" },
     { "fil", jacobi_fil, 1, "Filaments: one iterative filament per point, range version" },
-    { "fil-norange", jacobi_fil_norange, 1, "Filaments without the range version: a call per point" },
+    { "fil-norange", jacobi_fil_norange, 1, "Filaments, no range version: a call per point" },
     { "calls", jacobi_calls, 0, "sequential, one call per point through a function pointer" },
     { NULL, NULL, 0, NULL },
 };
