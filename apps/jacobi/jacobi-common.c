@@ -1,0 +1,162 @@
+/*
+ * jacobi-common.c - Jacobi iteration's setup, check and main [paper §3.2].
+ *
+ * Boundary values: 1 along the top, i / (n + 1) down the left, 0.25 down the
+ * right, 0 along the bottom; the interior starts at 0.  The default check
+ * is exact and cheap (one sweep): both grids still hold the boundary, the
+ * iteration count agrees with --iters and --epsilon, and recomputing the
+ * last iteration from the previous grid (`old`, never swapped after the
+ * last one) gives the result bitwise and the reported maxdiff exactly.
+ */
+#include <float.h>
+#include <string.h>
+
+#include "app.h"
+#include "jacobi.h"
+
+static long iters = 100;
+static double epsilon = 0.0;
+
+static double boundary(long i, long j, long n)
+{
+    if (i == 0)
+        return 1.0;
+    if (i == n + 1)
+        return 0.0;
+    if (j == 0)
+        return (double)i / (double)(n + 1);
+    return 0.25;
+}
+
+int jacobi_end_iteration(struct jacobi *g, double maxdiff)
+{
+    g->maxdiff = maxdiff;
+    if (++g->k >= g->iters || maxdiff < g->epsilon)
+        return 1;
+    double *t = g->old;
+    g->old = g->new;
+    g->new = t;
+    return 0;
+}
+
+static size_t bytes(long size)
+{
+    return app_bytes_add(0, 2 * (size_t)(size + 2), (size_t)(size + 2) * sizeof(double));
+}
+
+static void *create(const struct app_args *args)
+{
+    long n = args->size, w = n + 2;
+    struct jacobi *g = app_alloc(1, sizeof *g);
+    *g = (struct jacobi){ .n = n, .w = w, .iters = iters, .epsilon = epsilon };
+    g->old = app_alloc((size_t)(w * w), sizeof *g->old);
+    g->new = app_alloc((size_t)(w * w), sizeof *g->new);
+    for (long i = 0; i < w; ++i) {
+        for (long j = 0; j < w; ++j) {
+            if (i == 0 || j == 0 || i == n + 1 || j == n + 1)
+                g->old[i * w + j] = g->new[i * w + j] = boundary(i, j, n);
+        }
+    }
+    return g;
+}
+
+static int same(double a, double b)
+{
+    return memcmp(&a, &b, sizeof a) == 0;
+}
+
+static int check(void *problem)
+{
+    const struct jacobi *g = problem;
+    long n = g->n, w = g->w;
+    for (long i = 0; i < w; ++i) {
+        for (long j = 0; j < w; ++j) {
+            if ((i == 0 || j == 0 || i == n + 1 || j == n + 1) &&
+                (!same(g->old[i * w + j], boundary(i, j, n)) ||
+                 !same(g->new[i * w + j], boundary(i, j, n)))) {
+                fprintf(stderr, "jacobi: boundary point (%ld, %ld) changed\n", i, j);
+                return 0;
+            }
+        }
+    }
+    if (g->k < 1 || g->k > g->iters || (g->k < g->iters && !(g->maxdiff < g->epsilon))) {
+        fprintf(stderr, "jacobi: %ld iterations with maxdiff %g: iters %ld, epsilon %g\n", g->k,
+                g->maxdiff, g->iters, g->epsilon);
+        return 0;
+    }
+    double maxdiff = 0.0;
+    for (long i = 1; i <= n; ++i) {
+        for (long j = 1; j <= n; ++j) {
+            double v = jacobi_value(g->old, w, i, j);
+            if (!same(v, g->new[i * w + j])) {
+                fprintf(stderr, "jacobi: point (%ld, %ld) is %.17g, its recomputation %.17g\n", i,
+                        j, g->new[i * w + j], v);
+                return 0;
+            }
+            double d = fabs(v - g->old[i * w + j]);
+            if (d > maxdiff)
+                maxdiff = d;
+        }
+    }
+    if (!same(maxdiff, g->maxdiff)) {
+        fprintf(stderr, "jacobi: maxdiff is %.17g, its recomputation %.17g\n", g->maxdiff, maxdiff);
+        return 0;
+    }
+    return 1;
+}
+
+static const void *result(void *problem, size_t *nbytes)
+{
+    const struct jacobi *g = problem;
+    *nbytes = (size_t)(g->w * g->w) * sizeof *g->new;
+    return g->new;
+}
+
+static void fields(void *problem, FILE *out)
+{
+    const struct jacobi *g = problem;
+    fprintf(out, " iters=%ld maxdiff=%.6e", g->k, g->maxdiff);
+}
+
+static void destroy(void *problem)
+{
+    struct jacobi *g = problem;
+    app_free(g->old);
+    app_free(g->new);
+    app_free(g);
+}
+
+static const struct app_impl impls[] = {
+    { "seq", jacobi_seq, 0, "sequential: no parallel constructs" },
+    { "cg", jacobi_cg, 1, "coarse grain: one pthread per server, strips, a spin barrier" },
+    { "fil", jacobi_fil, 1, "Filaments: one iterative filament per point, range version" },
+    { "fil-norange", jacobi_fil_norange, 1, "Filaments, no range version: a call per point" },
+    { "calls", jacobi_calls, 0, "sequential, one call per point through a function pointer" },
+    { NULL, NULL, 0, NULL },
+};
+
+static const struct app_option options[] = {
+    { "iters", APP_LONG, 1, 1e9, 0, 0, &iters, "the most iterations" },
+    { "epsilon", APP_DOUBLE, 0, DBL_MAX, 0, 0, &epsilon, "stop once maxdiff < epsilon" },
+    { NULL, 0, 0, 0, 0, 0, NULL, NULL },
+};
+
+static const struct app jacobi = {
+    .name = "jacobi",
+    .impls = impls,
+    .options = options,
+    .size_min = 1,
+    .size_max = 100000,
+    .size_default = 300,
+    .bytes = bytes,
+    .create = create,
+    .check = check,
+    .result = result,
+    .fields = fields,
+    .destroy = destroy,
+};
+
+int main(int argc, char **argv)
+{
+    return app_main(&jacobi, argc, argv);
+}

@@ -1,0 +1,69 @@
+/*
+ * jacobi-fil.c - the Filaments Jacobi iteration [paper §2.2, §3.2]: one
+ * iterative filament per interior point, placed by strips of rows (server =
+ * (i - 1) * nservers / n), created with j increasing along each row so that
+ * each row of a strip is one run.
+ *
+ * relax() computes one point and folds its change into an F_MAX reduction.
+ * F_RANGE_VERSION(relax) makes relax_range(), the loop over a run that the
+ * library calls once per row when f_set_range_version names it (--impl=fil);
+ * without it (--impl=fil-norange) the library calls relax() per point.  The
+ * barrier's sequential code reads the reduction, counts the iteration and
+ * swaps the grids (jacobi_end_iteration), as the paper's sequential_code().
+ */
+#include <filaments.h>
+
+#include "app.h"
+#include "jacobi.h"
+
+struct fil {
+    struct jacobi *g;
+    f_reduction *maxdiff;
+};
+
+static inline void relax(long i, long j, void *arg)
+{
+    struct fil *f = arg;
+    struct jacobi *g = f->g;
+    f_reduce(f->maxdiff, jacobi_point(g->old, g->new, g->w, i, j));
+}
+
+F_RANGE_VERSION(relax)
+
+static int swap_and_test(void *arg)
+{
+    struct fil *f = arg;
+    double maxdiff = f_reduction_value(f->maxdiff);
+    f_reduction_reset(f->maxdiff);
+    return jacobi_end_iteration(f->g, maxdiff) ? F_DONE : F_NOTDONE;
+}
+
+static void run(struct jacobi *g, int servers, int range)
+{
+    struct fil f = { g, NULL };
+    app_check_f(f_initialize(servers), "f_initialize");
+    if ((f.maxdiff = f_new_reduction(F_MAX)) == NULL)
+        app_fail("f_new_reduction: out of memory");
+    if (range)
+        app_check_f(f_set_range_version(relax, relax_range), "f_set_range_version");
+    int rc = f_new_barrier(swap_and_test, &f);
+    app_check_f(rc, "f_new_barrier");
+    for (long i = 1; i <= g->n; ++i) {
+        int server = (int)app_strip_of(i - 1, g->n, servers);
+        for (long j = 1; j <= g->n; ++j)
+            if ((rc = f_iterative_thread(server, relax, i, j, &f)) < 0)
+                app_check_f(rc, "f_iterative_thread");
+    }
+    app_check_f(f_parallel(), "f_parallel");
+    f_finalize();
+}
+
+void jacobi_fil(void *problem, int servers)
+{
+    run(problem, servers, 1);
+}
+
+void jacobi_fil_norange(void *problem, int servers)
+{
+    run(problem, servers, 0);
+}

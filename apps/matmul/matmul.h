@@ -1,0 +1,39 @@
+/*
+ * matmul.h - matrix multiplication, c = a * b [paper §2.1, §3.1].
+ *
+ * b is stored transposed (bt), so each inner product walks two rows.  All
+ * programs compute every entry with matmul_inner(), the same loop in the
+ * same order, so their results are bitwise identical.
+ */
+#ifndef MATMUL_H
+#define MATMUL_H
+
+struct matmul {
+    long n;
+    double *a;   /* n x n, row-major */
+    double *bt;  /* b transposed: bt[j * n + k] = b[k][j] */
+    double *c;   /* the result */
+};
+
+/* The inner product of two rows of n doubles, summed from k = 0 up. */
+static inline double matmul_dot(const double *a, const double *b, long n)
+{
+    double sum = 0.0;
+    for (long k = 0; k < n; ++k)
+        sum += a[k] * b[k];
+    return sum;
+}
+
+/* c[i][j] = a[i][*] . b[*][j] */
+static inline void matmul_inner(const struct matmul *m, long i, long j)
+{
+    long n = m->n;
+    m->c[i * n + j] = matmul_dot(m->a + i * n, m->bt + j * n, n);
+}
+
+/* The programs: run(problem, servers), as struct app_impl wants. */
+void matmul_seq(void *problem, int servers);
+void matmul_cg(void *problem, int servers);
+void matmul_fil(void *problem, int servers);
+
+#endif /* MATMUL_H */
