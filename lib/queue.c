@@ -33,43 +33,48 @@ int fi_queue_init(struct fi_queue *q)
     return F_OK;
 }
 
-/* Keep the first chunk, empty; free the rest.  Nobody else may look at q. */
+/*
+ * Empty the queue, keeping its chunks for the next run: a program that
+ * creates a million filaments per f_parallel would otherwise fault the
+ * same memory in again each time.  Nobody else may look at q.
+ */
 void fi_queue_reset(struct fi_queue *q)
 {
-    struct fi_chunk *c = next_of(q->origin);
-    while (c != NULL) {
-        struct fi_chunk *n = next_of(c);
-        fi_free(c);
-        c = n;
+    for (struct fi_chunk *c = q->origin; c != NULL; c = next_of(c)) {
+        AO_store(&c->head, 0);
+        AO_store(&c->tail, 0);
     }
-    AO_store(&q->origin->next, 0);
-    AO_store(&q->origin->head, 0);
-    AO_store(&q->origin->tail, 0);
     AO_store(&q->first, (AO_t)q->origin);
     q->last = q->origin;
 }
 
 void fi_queue_destroy(struct fi_queue *q)
 {
-    if (q->origin == NULL)
-        return;
-    fi_queue_reset(q);
-    fi_free(q->origin);
+    struct fi_chunk *c = q->origin;
+    while (c != NULL) {
+        struct fi_chunk *n = next_of(c);
+        fi_free(c);
+        c = n;
+    }
     q->origin = q->last = NULL;
     AO_store(&q->first, 0);
 }
 
-/* The last chunk is full: link a bigger one, then push into it. */
+/* The last chunk is full: go on in the next one, kept from an earlier run
+ * or linked now, twice as big. */
 int fi_queue_push_slow(struct fi_queue *q, const struct fi_desc *d)
 {
-    struct fi_chunk *c = new_chunk(q->last->cap * 2);
-    if (c == NULL)
-        return F_ENOMEM;
+    struct fi_chunk *c = next_of(q->last);
+    if (c == NULL) {
+        if ((c = new_chunk(q->last->cap * 2)) == NULL)
+            return F_ENOMEM;
+        /* Release: the empty chunk before the link that shows it to takers;
+         * pairs with next_of(). */
+        AO_store_release(&q->last->next, (AO_t)c);
+    }
     c->slot[0] = *d;
-    AO_store(&c->tail, 1);
-    /* Release: the new chunk and its first descriptor before the link that
-     * shows them to takers; pairs with next_of(). */
-    AO_store_release(&q->last->next, (AO_t)c);
+    /* Release: the descriptor before the index that shows it. */
+    AO_store_release(&c->tail, 1);
     q->last = c;
     return F_OK;
 }
