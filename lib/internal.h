@@ -107,6 +107,9 @@ struct fi_lib {
     struct fi_range_version { f_func point; f_range_func range; } *ranges;
     int nranges, ranges_cap;
 
+    /* Set once an F_ANY RTC filament exists in this run: until then idle
+     * servers need not look at each other's F_ANY queues. */
+    _Alignas(FI_CACHE_LINE) volatile AO_t any_used;
     /* The run: main -> servers. */
     _Alignas(FI_CACHE_LINE) volatile AO_t run_gen;
     volatile AO_t shutdown;
@@ -120,7 +123,9 @@ struct fi_lib {
     _Alignas(FI_CACHE_LINE) volatile AO_t episode_no;
     struct fi_episode episode;
 
-    _Alignas(FI_CACHE_LINE) struct fi_waitset waitset;
+    /* Sleeping servers, and the main thread asleep in f_parallel. */
+    _Alignas(FI_CACHE_LINE) struct fi_waitset servers_wait;
+    _Alignas(FI_CACHE_LINE) struct fi_waitset main_wait;
 };
 
 extern FI_HIDDEN struct fi_lib fi_lib;

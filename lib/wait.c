@@ -40,9 +40,8 @@ static unsigned long now_ns(void)
     return (unsigned long)t.tv_sec * 1000000000UL + (unsigned long)t.tv_nsec;
 }
 
-static void sleep_until(fi_ready_fn ready, void *ctx)
+static void sleep_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx)
 {
-    struct fi_waitset *w = &fi_lib.waitset;
     pthread_mutex_lock(&w->mutex);
     AO_fetch_and_add1(&w->sleepers);
     /* Full: our announcement before the re-check; pairs with fi_wake_all. */
@@ -53,7 +52,7 @@ static void sleep_until(fi_ready_fn ready, void *ctx)
     pthread_mutex_unlock(&w->mutex);
 }
 
-void fi_wait_until(fi_ready_fn ready, void *ctx, unsigned long *idle_ns)
+void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, unsigned long *idle_ns)
 {
     if (ready(ctx))
         return;
@@ -71,14 +70,13 @@ void fi_wait_until(fi_ready_fn ready, void *ctx, unsigned long *idle_ns)
         ok = ready(ctx);
     }
     if (!ok)
-        sleep_until(ready, ctx);
+        sleep_until(w, ready, ctx);
     if (idle_ns != NULL)
         *idle_ns += now_ns() - start;
 }
 
-void fi_wake_all(void)
+void fi_wake_all(struct fi_waitset *w)
 {
-    struct fi_waitset *w = &fi_lib.waitset;
     /* Full: what the caller published before our look at sleepers. */
     AO_nop_full();
     if (AO_load(&w->sleepers) == 0)
