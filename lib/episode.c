@@ -87,11 +87,9 @@ static int episode_over(void *ctx)
  * kind may create the other. */
 void fi_episode_drain(struct fi_server *me)
 {
-    do {
+    do
         fi_rtc_drain(me);
-        fi_forkjoin_drain(me);
-    } while (AO_load(&me->inbox.count) != 0 || fi_queue_nonempty(&me->pinned) ||
-             fi_queue_nonempty(&me->any));
+    while (fi_forkjoin_drain(me));
 }
 
 /* Ask every server with no public fork/join work for some. */

@@ -194,9 +194,12 @@ static void join_to(struct fi_server *me, size_t base, int all)
         pop(me);
 }
 
-void fi_forkjoin_drain(struct fi_server *me)
+int fi_forkjoin_drain(struct fi_server *me)
 {
+    if (me->deque.own.bottom_ == 0)
+        return 0;
     join_to(me, 0, 1);
+    return 1;
 }
 
 int (f_join)(void)

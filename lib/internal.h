@@ -171,7 +171,7 @@ FI_HIDDEN struct fi_episode fi_episode_finish(struct fi_server *me, AO_t *episod
 /* forkjoin.c */
 FI_HIDDEN FI_MUST_CHECK int fi_deque_init(struct fi_deque *d);
 FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
-FI_HIDDEN void fi_forkjoin_drain(struct fi_server *me);
+FI_HIDDEN int fi_forkjoin_drain(struct fi_server *me);  /* 1 if it ran anything */
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
 FI_HIDDEN void fi_task_run(struct fi_server *me, struct f_task_ *t);
