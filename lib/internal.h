@@ -203,6 +203,8 @@ FI_HIDDEN FI_MUST_CHECK void *fi_alloc(size_t size);
 FI_HIDDEN FI_MUST_CHECK void *fi_alloc_aligned(size_t size);
 FI_HIDDEN FI_MUST_CHECK void *fi_realloc(void *p, size_t size);
 FI_HIDDEN FI_MUST_CHECK void *fi_alloc_zeroed_pages(size_t size);
+FI_HIDDEN FI_MUST_CHECK void *fi_alloc_big(size_t size);
+FI_HIDDEN void fi_free_big(void *p, size_t size);
 FI_HIDDEN void fi_free_pages(void *p, size_t size);
 FI_HIDDEN void fi_free(void *p);
 FI_HIDDEN extern long fi_alloc_fail_at;  /* tests: the k-th allocation fails (0: never) */

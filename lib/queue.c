@@ -5,9 +5,14 @@
  */
 #include "internal.h"
 
+static size_t chunk_bytes(size_t cap)
+{
+    return sizeof(struct fi_chunk) + cap * sizeof(struct fi_desc);
+}
+
 static struct fi_chunk *new_chunk(size_t cap)
 {
-    struct fi_chunk *c = fi_alloc(sizeof *c + cap * sizeof(struct fi_desc));
+    struct fi_chunk *c = fi_alloc_big(chunk_bytes(cap));
     if (c == NULL)
         return NULL;
     AO_store(&c->next, 0);
@@ -53,7 +58,7 @@ void fi_queue_destroy(struct fi_queue *q)
     struct fi_chunk *c = q->origin;
     while (c != NULL) {
         struct fi_chunk *n = next_of(c);
-        fi_free(c);
+        fi_free_big(c, chunk_bytes(c->cap));
         c = n;
     }
     q->origin = q->last = NULL;
