@@ -264,6 +264,18 @@ static inline struct f_task_ *f_pop_(long kind)
     return (struct f_task_ *)0;
 }
 
+/* Call an untyped child here, as a filament of its own: its joins stop at
+ * its own children, and what it leaves unjoined is joined as it returns. */
+static inline void f_call_child_(struct f_deque_ *d, f_func fn, long i, long j, void *arg)
+{
+    size_t saved = d->base_;
+    d->base_ = d->bottom_;
+    fn(i, j, arg);
+    if (d->bottom_ != d->base_)
+        (f_join)();
+    d->base_ = saved;
+}
+
 /* An untyped fork: push it, or, where the library prunes, call it. */
 static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 {
@@ -273,7 +285,7 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
     d = f_deque_;
     if (fn != (f_func)0 && F_LOAD_RELAXED_(&d->limit_) != 0 && d->bottom_ >= d->prune_) {
         d->pruned_++;
-        fn(i, j, arg);
+        f_call_child_(d, fn, i, j, arg);
         return 0;
     }
     return (f_fork)(fn, i, j, arg);
@@ -286,14 +298,8 @@ static inline int f_join_inline_(void)
 {
     struct f_deque_ *d = f_deque_;
     struct f_task_ *t;
-    while (d->bottom_ > d->base_ && (t = f_pop_(F_KIND_VOID_)) != (struct f_task_ *)0) {
-        size_t saved = d->base_;
-        d->base_ = d->bottom_;
-        ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
-        if (d->bottom_ != d->base_)
-            (f_join)();
-        d->base_ = saved;
-    }
+    while (d->bottom_ > d->base_ && (t = f_pop_(F_KIND_VOID_)) != (struct f_task_ *)0)
+        f_call_child_(d, (f_func)t->fn_, t->i_, t->j_, t->arg_);
     return d->bottom_ == d->base_ ? 0 : (f_join)();
 }
 #define f_join() f_join_inline_()

@@ -306,7 +306,10 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
         return F_ENOMEM;
     d->own.pruned_++;
     if (seq != NULL) {
-        if (fi_lib.nservers > 1 && fi_lib.prune == F_PRUNE_AUTO)
+        /* A pruned subtree runs without forks, so no thief's request gets
+         * an answer until it is done: leave thieves something first. */
+        AO_t ts = AO_load(&d->ts);
+        if (fi_lib.nservers > 1 && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
             fi_steal_publish(me);
         seq(i, j, arg);
         return F_OK;
