@@ -177,7 +177,7 @@ static const struct app_impl impls[] = {
     { "seq", exprtree_seq, 0, "sequential: recursion, subtrees then the product" },
     { "cg", exprtree_cg, 1, "coarse grain: pthreads, a bag of tasks (blocks of rows of products)" },
     { "fil", exprtree_fil, 1, "Filaments: fork both subtrees, join, fork the rows of the product" },
-    { "fil-tree", exprtree_fil_tree, 1, "Filaments: fork both subtrees, join, a loop for the product" },
+    { "fil-tree", exprtree_fil_tree, 1, "Filaments: fork both subtrees, join, a loop per product" },
     { NULL, NULL, 0, NULL },
 };
 
