@@ -5,8 +5,8 @@
  * Options: --leaves=L (a power of two) and --size=N, the order of the
  * matrices; --shape=LxN is a shorthand for --leaves=L with N as the
  * default of --size (--shape=128x25 and --shape=8x100 are the paper's two
- * tests; an explicit --leaves or --size after it wins).  app.h's driver
- * knows numbers only, so main() takes --shape out of argv before
+ * tests; an explicit --leaves or --size wins, before or after it).  app.h's
+ * driver knows numbers only, so main() takes --shape out of argv before
  * app_main() sees it.
  *
  * The leaves are pseudo-random orthogonal matrices: the rows of a matrix
