@@ -14,6 +14,7 @@
 #ifndef FILAMENTS_H
 #define FILAMENTS_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -121,6 +122,39 @@ typedef int (*f_seq_func)(void *arg);
 
 F_API int f_new_barrier(f_seq_func seq, void *arg);
 F_API int f_iterative_thread(int server, f_func fn, long i, long j, void *arg);
+
+/*
+ * The creation fast path, inline: from the main thread between runs, a
+ * filament that extends the run last created on its server (same fn, i
+ * and arg, the next j) is one store.  The rest goes to the library.
+ */
+struct f_run_ {
+    f_func fn_;
+    void *arg_;
+    long i_;
+    long j_first_;
+    long j_last_;
+};
+
+/* Per server, the current phase's last run (or NULL); how many of them may
+ * be used now: f_num_servers() between runs, else 0.  Private. */
+extern F_API struct f_run_ **f_iter_last_;
+extern F_API unsigned f_iter_open_;
+
+static inline int f_iterative_thread_inline_(int server, f_func fn, long i, long j, void *arg)
+{
+    if ((unsigned)server < f_iter_open_) {
+        struct f_run_ *r = f_iter_last_[server];
+        if (r != (struct f_run_ *)0 && r->fn_ == fn && r->i_ == i && r->arg_ == arg &&
+            r->j_last_ != LONG_MAX && j == r->j_last_ + 1) {
+            r->j_last_ = j;
+            return 0;
+        }
+    }
+    return (f_iterative_thread)(server, fn, i, j, arg);
+}
+#define f_iterative_thread(server, fn, i, j, arg)                                              \
+    f_iterative_thread_inline_((server), (fn), (i), (j), (arg))
 
 /*
  * Range versions.  A run of filaments created one after the other with the

@@ -161,6 +161,9 @@ FI_HIDDEN void fi_phases_free(void);
 FI_HIDDEN int fi_phases_count(void);
 FI_HIDDEN int fi_phase_barrier_code(struct fi_server *me, int phase);
 FI_HIDDEN FI_MUST_CHECK int fi_phase_adopt(void *block);
+FI_HIDDEN FI_MUST_CHECK int fi_phase_cursors_init(void);
+FI_HIDDEN void fi_phase_cursors_free(void);
+FI_HIDDEN void fi_phase_cursors_open(int open);
 FI_HIDDEN void fi_phase_disown_last(void);
 
 /* episode.c */

@@ -166,13 +166,18 @@ int f_initialize(int nservers)
         goto undo_main_wait;
     if ((rc = fi_rtc_cursors_init()) < 0)
         goto undo_servers;
+    if ((rc = fi_phase_cursors_init()) < 0)
+        goto undo_rtc_cursors;
     if ((rc = start_threads()) < 0)
-        goto undo_cursors;
+        goto undo_phase_cursors;
     fi_rtc_cursors_open(1);
+    fi_phase_cursors_open(1);
     AO_store_release(&fi_lib.state, FI_READY);
     return F_OK;
 
-undo_cursors:
+undo_phase_cursors:
+    fi_phase_cursors_free();
+undo_rtc_cursors:
     fi_rtc_cursors_free();
 undo_servers:
     destroy_servers(nservers);
@@ -193,6 +198,7 @@ void f_finalize(void)
     fi_phases_free();
     fi_owned_free_all();
     fi_rtc_cursors_free();
+    fi_phase_cursors_free();
     fi_free(fi_lib.ranges);
     fi_lib.ranges = NULL;
     fi_lib.nranges = fi_lib.ranges_cap = 0;
@@ -214,6 +220,7 @@ int f_parallel(void)
         return F_ESTATE;
     AO_store(&fi_lib.state, FI_RUNNING);
     fi_rtc_cursors_open(0);
+    fi_phase_cursors_open(0);
     fi_episode_begin_run();
     AO_store(&fi_lib.checked_out, 0);
     /* Release: every filament, phase and argument created so far, before
@@ -230,6 +237,7 @@ int f_parallel(void)
         fi_queue_reset(&fi_lib.servers[k].pinned);
     }
     fi_rtc_cursors_open(1);
+    fi_phase_cursors_open(1);
     AO_store(&fi_lib.state, FI_READY);
     return F_OK;
 }
