@@ -35,10 +35,7 @@
 #include <string.h>
 #include <time.h>
 
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-#include <malloc.h>
-#define HAVE_MALLINFO2 1
-#endif
+#include <unistd.h>
 
 #include <atomic_ops.h>
 
@@ -330,12 +327,18 @@ static void bench_parallel(const struct options *o, double *ns)
     f_finalize();
 }
 
-#ifdef HAVE_MALLINFO2
-/* Bytes the heap holds: small blocks in use plus mmapped blocks. */
+/* Bytes mapped by the process (/proc/self/statm): the malloc heap and the
+ * library's own mappings alike (large queue chunks come from mmap). */
 static double heap_bytes(void)
 {
-    struct mallinfo2 m = mallinfo2();
-    return (double)m.uordblks + (double)m.hblkhd;
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f != NULL) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return (double)pages * (double)sysconf(_SC_PAGESIZE);
 }
 
 /* Heap growth per filament while `count` filaments wait for f_parallel. */
@@ -358,18 +361,12 @@ static double bytes_per(const struct options *o, int iterative, int in_run)
     f_finalize();
     return grown / (double)o->count;
 }
-#endif
 
 static int bench_bytes(const struct options *o)
 {
-#ifdef HAVE_MALLINFO2
     printf("what=bytes servers=%d count=%ld rtc=%.2f iter_alone=%.2f iter_run=%.2f\n",
            o->servers, o->count, bytes_per(o, 0, 0), bytes_per(o, 1, 0), bytes_per(o, 1, 1));
     return 0;
-#else
-    fprintf(stderr, "%s: --what=bytes needs mallinfo2() (glibc 2.33 or later)\n", prog);
-    return 1;
-#endif
 }
 
 /* ---------------------------------------------------------------- main */
