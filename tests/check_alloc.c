@@ -172,12 +172,12 @@ static int run_program(long k)
 
     /* Exactly the filaments that were created ran, as often as they should. */
     for (long q = 0; q < N_RTC; ++q)
-        ck_assert_msg(atomic_load(&p->rtc->runs[q]) == p->rtc_ok[q],
+        ck_assert_msg(t_ldi(&p->rtc->runs[q]) == p->rtc_ok[q],
                       "k=%ld: RTC filament %ld (created: %d) ran %d times", k, q, p->rtc_ok[q],
                       atomic_load(&p->rtc->runs[q]));
     for (long q = 0; q < N_ITER + N_VITER; ++q) {
         int want = p->iter_ok[q] ? (p->in_b[q] ? PASSES_B : PASSES_A) : 0;
-        ck_assert_msg(atomic_load(&p->iter->runs[q]) == want,
+        ck_assert_msg(t_ldi(&p->iter->runs[q]) == want,
                       "k=%ld: iterative filament %ld (created: %d) ran %d times, not %d", k, q,
                       p->iter_ok[q], atomic_load(&p->iter->runs[q]), want);
     }
@@ -194,9 +194,9 @@ static int run_program(long k)
         ck_assert_int_eq(in_blocks, PASSES_A * points);
     }
     if (!range_ok)
-        ck_assert_int_eq(atomic_load(&p->range_calls), 0);
+        ck_assert_int_eq(t_ldl(&p->range_calls), 0);
     else if (a_ok)
-        ck_assert_int_gt(atomic_load(&p->range_calls), 0);
+        ck_assert_int_gt(t_ldl(&p->range_calls), 0);
 
     f_finalize();
     fi_alloc_fail_reset(0);
@@ -313,8 +313,8 @@ START_TEST(test_alloc_during_run)
         ck_assert_int_eq(f_parallel(), F_OK);
         fi_alloc_fail_reset(0);
         T_ASSERT_NO_FAILURES();
-        ck_assert_int_eq(atomic_load(&ir.other_rc), 0);
-        ck_assert_int_le(atomic_load(&ir.failed), 1);
+        ck_assert_int_eq(t_ldi(&ir.other_rc), 0);
+        ck_assert_int_le(t_ldi(&ir.failed), 1);
         clean = atomic_load(&ir.failed) ? 0 : clean + 1;
         for (long id = 0; id < ir.r->n; ++id)
             if (atomic_load(&ir.r->runs[id]) != atomic_load(&ir.created[id]))

@@ -11,6 +11,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,7 +68,7 @@ START_TEST(test_errors_before_initialize)
     int n = t_start_loop(_i);
     ck_assert_int_eq(f_parallel(), F_OK);
     t_assert_library_works();
-    ck_assert_int_eq(atomic_load(&ran), 0);
+    ck_assert_int_eq(t_ldl(&ran), 0);
     ck_assert_int_eq(f_num_servers(), n);
 }
 END_TEST
@@ -85,7 +86,7 @@ START_TEST(test_errors_after_finalize)
     assert_all_estate();
     t_start(n);
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&ran), 0);
+    ck_assert_int_eq(t_ldl(&ran), 0);
     t_assert_library_works();
 }
 END_TEST
@@ -230,13 +231,13 @@ START_TEST(test_errors_rtc_einval)
     for (int s = -1; s < n; ++s)
         ck_assert_int_eq(f_rtc_thread(s, NULL, 0, 0, NULL), F_EINVAL);
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&ran), 0);
+    ck_assert_int_eq(t_ldl(&ran), 0);
     t_assert_library_works();
     for (int s = 0; s < n; ++s)
         ck_assert_int_eq(f_rtc_thread(s, bad_from_filament, 0, 0, NULL), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
     T_ASSERT_NO_FAILURES();
-    ck_assert_int_eq(atomic_load(&ran), 0);
+    ck_assert_int_eq(t_ldl(&ran), 0);
     t_assert_library_works();
     /* Valid ones beside the failed ones: exactly the valid ones run. */
     for (int s = -1; s < n; ++s) {
@@ -244,7 +245,7 @@ START_TEST(test_errors_rtc_einval)
         ck_assert_int_eq(f_rtc_thread(s + n + 1, count_ran, 0, 0, NULL), F_EINVAL);
     }
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&ran), n + 1);
+    ck_assert_int_eq(t_ldl(&ran), n + 1);
 }
 END_TEST
 
@@ -264,12 +265,12 @@ START_TEST(test_errors_iterative)
         ck_assert_int_eq(f_iterative_thread(s, NULL, 0, 0, NULL), F_EINVAL);
     ck_assert_int_eq(f_iterative_thread(0, count_ran, 0, 0, NULL), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&ran), 1);
+    ck_assert_int_eq(t_ldl(&ran), 1);
     /* The run consumed the phase: none now. */
     ck_assert_int_eq(f_iterative_thread(0, count_ran, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_iterative_vthread(0, count_ran_v, ""), F_ESTATE);
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&ran), 1);
+    ck_assert_int_eq(t_ldl(&ran), 1);
     t_assert_library_works();
 }
 END_TEST
@@ -304,12 +305,12 @@ static void inside_filament(long i, long j, void *arg)
 
 static void assert_inside_all_estate(struct inside *in, int times)
 {
-    ck_assert_int_eq(atomic_load(&in->calls), times);
+    ck_assert_int_eq(t_ldi(&in->calls), times);
     for (int k = 0; k < IN_CALLS; ++k) {
         int rc = atomic_load(&in->rc[k]);
         ck_assert_msg(rc == F_ESTATE, "call %d from a filament returned %d, not F_ESTATE", k, rc);
     }
-    ck_assert_int_eq(atomic_load(&in->after_finalize_ok), 1);
+    ck_assert_int_eq(t_ldi(&in->after_finalize_ok), 1);
 }
 
 static int two_passes(void *arg)
@@ -335,9 +336,9 @@ START_TEST(test_errors_inside_filament)
     ck_assert_int_eq(f_parallel(), F_OK);
     assert_inside_all_estate(&in, 2);
     ck_assert_int_eq(passes, 2);
-    ck_assert_int_eq(atomic_load(&ran), 0);
+    ck_assert_int_eq(t_ldl(&ran), 0);
     t_assert_library_works();
-    ck_assert_int_eq(atomic_load(&ran), 0);
+    ck_assert_int_eq(t_ldl(&ran), 0);
 }
 END_TEST
 
@@ -381,8 +382,56 @@ START_TEST(test_errors_inside_barrier_code)
     for (int k = 0; k < B_CALLS; ++k)
         ck_assert_msg(b.rc[k] == F_ESTATE, "call %d in barrier code returned %d, not F_ESTATE", k,
                       b.rc[k]);
-    ck_assert_int_eq(atomic_load(&ran), 0);  /* nothing of them ran */
-    ck_assert_int_eq(atomic_load(&iter), 3L * n);
+    ck_assert_int_eq(t_ldl(&ran), 0);  /* nothing of them ran */
+    ck_assert_int_eq(t_ldl(&iter), 3L * n);
+    ck_assert_int_eq(f_num_servers(), n);
+    t_assert_library_works();
+    ck_assert_int_eq(t_ldl(&ran), 0);
+}
+END_TEST
+
+/* Another thread, started by a filament, calls in while the run goes on:
+ * f_parallel inside f_parallel, creation, f_initialize, f_finalize. */
+enum { T_PARALLEL, T_RTC, T_RTC_ANY, T_BARRIER, T_INIT, T_STATS, T_MY_SERVER, T_CALLS };
+struct during_run {
+    int rc[T_CALLS];
+};
+
+static void *during_run_thread(void *arg)
+{
+    struct during_run *d = arg;
+    struct f_stats st;
+    d->rc[T_PARALLEL] = f_parallel();
+    d->rc[T_RTC] = f_rtc_thread(0, count_ran, 0, 0, NULL);
+    d->rc[T_RTC_ANY] = f_rtc_thread(F_ANY, count_ran, 0, 0, NULL);
+    d->rc[T_BARRIER] = f_new_barrier(NULL, NULL);
+    d->rc[T_INIT] = f_initialize(1);
+    d->rc[T_STATS] = f_get_stats(F_ANY, &st);
+    d->rc[T_MY_SERVER] = f_my_server();
+    f_finalize();  /* not now: nothing happens */
+    return NULL;
+}
+
+static void start_thread_and_wait(long i, long j, void *arg)
+{
+    pthread_t t;
+    T_EXPECT(pthread_create(&t, NULL, during_run_thread, arg) == 0);
+    T_EXPECT(pthread_join(t, NULL) == 0);
+}
+
+START_TEST(test_errors_other_thread_during_run)
+{
+    int n = t_start_loop(_i);
+    atomic_store(&ran, 0);
+    struct during_run d;
+    memset(&d, 0, sizeof d);
+    ck_assert_int_eq(f_rtc_thread(n - 1, start_thread_and_wait, 0, 0, &d), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    for (int k = 0; k < T_CALLS; ++k)
+        ck_assert_msg(d.rc[k] == F_ESTATE, "call %d from another thread during a run: %d", k,
+                      d.rc[k]);
+    ck_assert_int_eq(atomic_load(&ran), 0);
     ck_assert_int_eq(f_num_servers(), n);
     t_assert_library_works();
     ck_assert_int_eq(atomic_load(&ran), 0);
@@ -453,6 +502,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(state, test_errors_inside_filament, 0, T_NCOUNTS);
     tcase_add_loop_test(state, test_errors_inside_barrier_code, 0, T_NCOUNTS);
     tcase_add_loop_test(state, test_errors_misc_einval, 0, T_NCOUNTS);
+    tcase_add_loop_test(state, test_errors_other_thread_during_run, 0, T_NCOUNTS);
     tcase_add_test(state, test_errors_strerror);
     return s;
 }

@@ -5,6 +5,7 @@
  * used by plain threads without the library.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "tests.h"
@@ -23,8 +24,9 @@ static void locked_add(struct locked *l, long times)
         if (l->inside++ != 0)
             l->overlaps++;
         long v = l->counter;
-        if (k % 16 == 0)
-            t_work(20);  /* widen the window a racing increment would hit */
+        t_work(40);  /* widen the window a racing increment would hit */
+        if (k % 32 == 0)
+            sched_yield();  /* even on one busy core, let the others try */
         l->counter = v + 1;
         l->inside--;
         f_unlock(&l->lock);
@@ -90,8 +92,8 @@ static void two_filament(long i, long j, void *arg)
 START_TEST(test_lock_several_locks)
 {
     int n = t_start_loop(_i);
-    static struct two_locks t = { .a = { { F_LOCK_INITIALIZER }, { F_LOCK_INITIALIZER },
-                                          { F_LOCK_INITIALIZER }, { F_LOCK_INITIALIZER } } };
+    struct two_locks t = { .a = { { F_LOCK_INITIALIZER }, { F_LOCK_INITIALIZER },
+                                   { F_LOCK_INITIALIZER }, { F_LOCK_INITIALIZER } } };
     for (long i = 0; i < 400; ++i)
         ck_assert_int_eq(f_rtc_thread(i % 2 ? F_ANY : (int)(i % n), two_filament, i, 0, &t), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);

@@ -156,7 +156,7 @@ static void run_order_job(int n, int nphases, int done_phase, int done_call)
     for (int p = 0; p < nphases; ++p) {
         long passes = p <= done_phase ? done_call : done_call - 1;
         ck_assert_int_eq(o.calls[p], passes);
-        ck_assert_int_eq(atomic_load(&o.ran[p]), passes * ((long)n * (p + 1) + 1));
+        ck_assert_int_eq(t_ldl(&o.ran[p]), passes * ((long)n * (p + 1) + 1));
     }
 }
 
@@ -283,8 +283,8 @@ START_TEST(test_phase_barrier_runs_alone)
     ck_assert_int_eq(a.moved, 0);
     ck_assert_int_eq(a.passes[0], 100);
     ck_assert_int_eq(a.passes[1], 100);
-    ck_assert_int_eq(atomic_load(&a.count[0]), 100 * a.per_pass[0]);
-    ck_assert_int_eq(atomic_load(&a.count[1]), 100 * a.per_pass[1]);
+    ck_assert_int_eq(t_ldl(&a.count[0]), 100 * a.per_pass[0]);
+    ck_assert_int_eq(t_ldl(&a.count[1]), 100 * a.per_pass[1]);
 }
 END_TEST
 
@@ -336,7 +336,7 @@ START_TEST(test_phase_rtc_created_in_pass)
     T_ASSERT_NO_FAILURES();
     ck_assert_int_eq(p.calls, 40);
     ck_assert_int_eq(p.wrong, 0);
-    ck_assert_int_eq(atomic_load(&p.rtc), 40 * p.per_pass);
+    ck_assert_int_eq(t_ldl(&p.rtc), 40 * p.per_pass);
 }
 END_TEST
 
@@ -357,7 +357,7 @@ START_TEST(test_phase_with_rtc_from_main)
     T_ASSERT_NO_FAILURES();
     t_record_assert_runs(r, 1);
     ck_assert_int_eq(c.calls, 7);
-    ck_assert_int_eq(atomic_load(&iter), 7L * n);
+    ck_assert_int_eq(t_ldl(&iter), 7L * n);
     t_record_free(r);
 }
 END_TEST
@@ -571,8 +571,8 @@ START_TEST(test_phase_range_version)
     ck_assert_int_eq(f_iterative_thread(0, rng_point, 77, 900, &r), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
     T_ASSERT_NO_FAILURES();
-    ck_assert_int_eq(atomic_load(&r.points), 0);
-    ck_assert_int_eq(atomic_load(&r.plain), plain_per_pass * passes);
+    ck_assert_int_eq(t_ldl(&r.points), 0);
+    ck_assert_int_eq(t_ldl(&r.plain), plain_per_pass * passes);
     for (int s = 0; s < n; ++s) {
         /* The runs of rng_point on server s, in creation order. */
         long want[32];
@@ -608,7 +608,7 @@ START_TEST(test_phase_range_version)
     for (long j = 0; j < 50; ++j)
         ck_assert_int_eq(f_iterative_thread((int)(j % n), rng_point, 1, j / n, &r), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&r.points), 100);
+    ck_assert_int_eq(t_ldl(&r.points), 100);
     for (int s = 0; s < n; ++s)
         ck_assert_uint_eq(r.logs->len[s], 0);
     t_logs_free(r.logs);
@@ -646,7 +646,7 @@ START_TEST(test_phase_range_version_macro)
         ck_assert_int_eq(f_iterative_thread((int)(j * n / 64), macro_point, 5, j, &m), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
     for (int j = 0; j < 64; ++j)
-        ck_assert_int_eq(atomic_load(&m.hits[j]), 3);
+        ck_assert_int_eq(t_ldl(&m.hits[j]), 3);
 }
 END_TEST
 
@@ -706,9 +706,9 @@ START_TEST(test_phase_j_limits)
         for (long d = 0; d < 3; ++d)
             ck_assert_int_eq(f_iterative_thread(n - 1, edge_point, 0, LONG_MAX - 2 + d, &e), F_OK);
         ck_assert_int_eq(f_parallel(), F_OK);
-        ck_assert_int_eq(atomic_load(&e.bad), 0);
+        ck_assert_int_eq(t_ldl(&e.bad), 0);
         for (int k = 0; k < 6; ++k)
-            ck_assert_int_eq(atomic_load(&e.hits[k]), 3);
+            ck_assert_int_eq(t_ldl(&e.hits[k]), 3);
     }
 }
 END_TEST
@@ -758,7 +758,7 @@ START_TEST(test_phase_consumed_by_run)
         ck_assert_int_eq(f_parallel(), F_OK);
         ck_assert_int_eq(c.calls, round);
         /* Phase 0 ran `round` passes, phase 1 (the filaments') round - 1. */
-        ck_assert_int_eq(atomic_load(&iter), (long)(round - 1) * n);
+        ck_assert_int_eq(t_ldl(&iter), (long)(round - 1) * n);
         ck_assert_int_eq(f_iterative_thread(0, t_count_fn, 0, 0, &iter), F_ESTATE);
         ck_assert_int_eq(f_parallel(), F_OK);
         ck_assert_int_eq(c.calls, round);
@@ -849,8 +849,8 @@ START_TEST(test_phase_stress_small_jobs)
     ck_assert_int_eq(m.bad, 0);
     ck_assert_int_eq(m.calls[0], 5);
     ck_assert_int_eq(m.calls[2], 5);
-    ck_assert_int_eq(atomic_load(&m.count[1]), 5 * m.per_pass[1]);
-    ck_assert_int_eq(atomic_load(&m.rtc), 5 * m.rtc_per_cycle);
+    ck_assert_int_eq(t_ldl(&m.count[1]), 5 * m.per_pass[1]);
+    ck_assert_int_eq(t_ldl(&m.rtc), 5 * m.rtc_per_cycle);
 }
 END_TEST
 

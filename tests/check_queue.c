@@ -295,9 +295,9 @@ START_TEST(test_queue_claim_concurrent)
         claim_batch(c, first, got);
     for (int k = 0; k < nthreads; ++k)
         ck_assert_int_eq(pthread_join(t[k], NULL), 0);
-    ck_assert_int_eq(atomic_load(&c->disorder), 0);
-    ck_assert_int_eq(atomic_load(&c->doubles), 0);
-    ck_assert_int_eq(atomic_load(&c->claimed), CLAIM_N);
+    ck_assert_int_eq(t_ldl(&c->disorder), 0);
+    ck_assert_int_eq(t_ldl(&c->doubles), 0);
+    ck_assert_int_eq(t_ldl(&c->claimed), CLAIM_N);
     for (long i = 0; i < CLAIM_N; ++i)
         if (!(atomic_load(&c->bits[i / 64]) & (1UL << (i % 64))))
             ck_abort_msg("%ld never claimed", i);

@@ -82,8 +82,8 @@ START_TEST(test_rtc_arguments)
     }
     ck_assert_int_eq(f_parallel(), F_OK);
     T_ASSERT_NO_FAILURES();
-    ck_assert_int_eq(atomic_load(&a.count), 4 * (n + 1));
-    ck_assert_int_eq(atomic_load(&a.bad), 0);
+    ck_assert_int_eq(t_ldi(&a.count), 4 * (n + 1));
+    ck_assert_int_eq(t_ldi(&a.bad), 0);
 }
 END_TEST
 
@@ -151,8 +151,8 @@ START_TEST(test_rtc_any_idle_servers_steal)
         ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
         ck_assert_uint_eq(st.filaments_run, 201);
         if (n > 1) {
-            ck_assert_int_eq(atomic_load(&sj.gave_up), 0);
-            ck_assert_int_eq(atomic_load(&sj.elsewhere), 1);
+            ck_assert_int_eq(t_ldi(&sj.gave_up), 0);
+            ck_assert_int_eq(t_ldi(&sj.elsewhere), 1);
             ck_assert_uint_gt(st.steals, 0);
             ck_assert_uint_ge(st.steal_attempts, 1);
             long away = 0;
@@ -292,7 +292,7 @@ START_TEST(test_rtc_concurrent_chains)
     ck_assert_int_eq(f_parallel(), F_OK);
     T_ASSERT_NO_FAILURES();
     for (int s = 0; s < n; ++s)
-        ck_assert_int_eq(atomic_load(&links[s]), c.length);
+        ck_assert_int_eq(t_ldl(&links[s]), c.length);
 }
 END_TEST
 
@@ -331,7 +331,7 @@ START_TEST(test_rtc_all_to_all)
     T_ASSERT_NO_FAILURES();
     for (int f = 0; f < n; ++f)
         for (int t = 0; t < n; ++t)
-            ck_assert_int_eq(atomic_load(&a->received[f][t]), a->per_pair);
+            ck_assert_int_eq(t_ldl(&a->received[f][t]), a->per_pair);
     free(a);
 }
 END_TEST
@@ -379,7 +379,7 @@ START_TEST(test_rtc_stats)
     struct f_stats sum;
     ck_assert_int_eq(f_get_stats(F_ANY, &sum), F_OK);
     ck_assert_uint_eq(sum.filaments_run, total);
-    ck_assert_int_eq(atomic_load(&count), (long)total);
+    ck_assert_int_eq(t_ldl(&count), (long)total);
     /* Statistics accumulate across runs until reset. */
     ck_assert_int_eq(f_rtc_thread(0, t_count_fn, 0, 0, &count), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tests.h"
+#include "tunables.h"  /* FI_MAX_SERVERS */
 
 /* 200 cycles over every server count, each a few times with a run. */
 START_TEST(test_server_init_finalize_cycles)
@@ -25,7 +26,7 @@ START_TEST(test_server_init_finalize_cycles)
             for (int s = 0; s < n; ++s)
                 ck_assert_int_eq(f_rtc_thread(s, t_count_fn, 0, 0, &count), F_OK);
             ck_assert_int_eq(f_parallel(), F_OK);
-            ck_assert_int_eq(atomic_load(&count), n);
+            ck_assert_int_eq(t_ldl(&count), n);
         } else if (k % 10 == 5) {
             /* Filaments created and never run: f_finalize drops them. */
             atomic_long count;
@@ -35,7 +36,7 @@ START_TEST(test_server_init_finalize_cycles)
             ck_assert_int_ge(f_new_barrier(NULL, NULL), 0);
             ck_assert_int_eq(f_iterative_thread(0, t_count_fn, 0, 0, &count), F_OK);
             f_finalize();
-            ck_assert_int_eq(atomic_load(&count), 0);
+            ck_assert_int_eq(t_ldl(&count), 0);
             continue;
         }
         f_finalize();
@@ -64,6 +65,21 @@ START_TEST(test_server_many_servers)
     t_record_assert_runs(r, 1);
     for (long k = 0; k < r->n; ++k)
         ck_assert_int_eq(r->server[k], (int)(k % n));
+    t_record_free(r);
+}
+END_TEST
+
+/* The most servers f_initialize accepts: each runs its filament. */
+START_TEST(test_server_max_servers)
+{
+    int n = t_start(FI_MAX_SERVERS);
+    struct t_record *r = t_record_new(n);
+    for (long k = 0; k < n; ++k)
+        T_REQUIRE_EQ(f_rtc_thread((int)k, t_record_fn, k, 0, r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    t_record_assert_runs(r, 1);
+    for (long k = 0; k < n; ++k)
+        T_REQUIRE_EQ(r->server[k], k);
     t_record_free(r);
 }
 END_TEST
@@ -100,7 +116,7 @@ START_TEST(test_server_my_server)
     T_ASSERT_NO_FAILURES();
     long total = 0;
     for (int s = 0; s < n; ++s) {
-        ck_assert_int_ge(atomic_load(&m.seen[s]), 100);
+        ck_assert_int_ge(t_ldl(&m.seen[s]), 100);
         total += atomic_load(&m.seen[s]);
     }
     ck_assert_int_eq(total, 100 * n + 100);
@@ -128,7 +144,7 @@ START_TEST(test_server_my_server_iterative)
     ck_assert_int_eq(f_parallel(), F_OK);
     T_ASSERT_NO_FAILURES();
     for (int s = 0; s < n; ++s)
-        ck_assert_int_eq(atomic_load(&m.seen[s]), 30);
+        ck_assert_int_eq(t_ldl(&m.seen[s]), 30);
 }
 END_TEST
 
@@ -206,7 +222,7 @@ START_TEST(test_server_parallel_repeated_work)
             ck_assert_int_eq(f_rtc_thread(s, t_count_fn, 0, 0, &count), F_OK);
         ck_assert_int_eq(f_rtc_thread(F_ANY, t_count_fn, 0, 0, &count), F_OK);
         ck_assert_int_eq(f_parallel(), F_OK);
-        ck_assert_int_eq(atomic_load(&count), (long)k * (n + 1));
+        ck_assert_int_eq(t_ldl(&count), (long)k * (n + 1));
     }
 }
 END_TEST
@@ -246,20 +262,20 @@ START_TEST(test_server_parallel_consumes)
     ck_assert_int_ge(f_new_barrier(count_passes, &passes), 0);
     ck_assert_int_eq(f_iterative_thread(n - 1, t_count_fn, 0, 0, &iter), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&rtc), 10);
-    ck_assert_int_eq(atomic_load(&iter), 2);
+    ck_assert_int_eq(t_ldl(&rtc), 10);
+    ck_assert_int_eq(t_ldl(&iter), 2);
     ck_assert_int_eq(passes, 2);
 
     ck_assert_int_eq(f_parallel(), F_OK);  /* nothing left */
-    ck_assert_int_eq(atomic_load(&rtc), 10);
-    ck_assert_int_eq(atomic_load(&iter), 2);
+    ck_assert_int_eq(t_ldl(&rtc), 10);
+    ck_assert_int_eq(t_ldl(&iter), 2);
     ck_assert_int_eq(passes, 2);
 
     for (int k = 0; k < 5; ++k)
         ck_assert_int_eq(f_rtc_thread(F_ANY, t_count_fn, 0, 0, &rtc), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&rtc), 15);
-    ck_assert_int_eq(atomic_load(&iter), 2);
+    ck_assert_int_eq(t_ldl(&rtc), 15);
+    ck_assert_int_eq(t_ldl(&iter), 2);
     ck_assert_int_eq(passes, 2);
 }
 END_TEST
@@ -317,8 +333,8 @@ START_TEST(test_server_parallel_waits_for_all)
         ck_assert_int_eq(f_rtc_thread(n - 1, slow_last, 0, 0, &l), F_OK);
         ck_assert_int_eq(f_parallel(), F_OK);
         T_ASSERT_NO_FAILURES();
-        ck_assert_int_eq(atomic_load(&l.done), (long)n << depth);
-        ck_assert_int_eq(atomic_load(&l.last_flag), 1);
+        ck_assert_int_eq(t_ldl(&l.done), (long)n << depth);
+        ck_assert_int_eq(t_ldi(&l.last_flag), 1);
     }
     /* The same at the end of a phase: the slow one is the last filament. */
     struct late_job l = { .n = n };
@@ -329,8 +345,8 @@ START_TEST(test_server_parallel_waits_for_all)
     ck_assert_int_eq(f_iterative_thread(n - 1, late_leaf, 0, 0, &l), F_OK);
     ck_assert_int_eq(f_iterative_thread(0, slow_last, 0, 0, &l), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&l.done), 2);
-    ck_assert_int_eq(atomic_load(&l.last_flag), 1);
+    ck_assert_int_eq(t_ldl(&l.done), 2);
+    ck_assert_int_eq(t_ldi(&l.last_flag), 1);
     ck_assert_int_eq(passes, 2);
 }
 END_TEST
@@ -350,6 +366,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_server_parallel_waits_for_all, 0, T_NCOUNTS);
     TCase *limits = t_tcase(s, "limits");
     tcase_add_test(limits, test_server_many_servers);
+    tcase_add_test(limits, test_server_max_servers);
     TCase *stress = t_tcase(s, "stress");
     tcase_add_loop_test(stress, test_server_parallel_repeated, 0, T_NCOUNTS);
     tcase_add_loop_test(stress, test_server_parallel_repeated_work, 0, T_NCOUNTS);

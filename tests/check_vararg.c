@@ -107,8 +107,8 @@ START_TEST(test_vararg_rtc_formats)
     }
     made += create_each(f_rtc_vthread, F_ANY);
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&seen.calls), made);
-    ck_assert_int_eq(atomic_load(&seen.bad), 0);
+    ck_assert_int_eq(t_ldl(&seen.calls), made);
+    ck_assert_int_eq(t_ldl(&seen.bad), 0);
 }
 END_TEST
 
@@ -133,8 +133,8 @@ START_TEST(test_vararg_rtc_many)
     ck_assert_int_eq(f_parallel(), F_OK);
     T_ASSERT_NO_FAILURES();
     t_record_assert_runs(r, 1);
-    ck_assert_int_eq(atomic_load(&seen.bad), 0);
-    ck_assert_int_eq(atomic_load(&seen.calls), r->n / 2);
+    ck_assert_int_eq(t_ldl(&seen.bad), 0);
+    ck_assert_int_eq(t_ldl(&seen.calls), r->n / 2);
     t_record_free(r);
 }
 END_TEST
@@ -164,8 +164,8 @@ START_TEST(test_vararg_rtc_from_filaments)
             ck_assert_int_eq(f_rtc_thread(s, v_spawner, 0, 0, NULL), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
     T_ASSERT_NO_FAILURES();
-    ck_assert_int_eq(atomic_load(&seen.calls), 300L * n);
-    ck_assert_int_eq(atomic_load(&seen.bad), 0);
+    ck_assert_int_eq(t_ldl(&seen.calls), 300L * n);
+    ck_assert_int_eq(t_ldl(&seen.bad), 0);
 }
 END_TEST
 
@@ -188,10 +188,10 @@ START_TEST(test_vararg_iterative_formats)
     made += create_each(f_iterative_vthread, F_ANY);
     ck_assert_int_eq(f_parallel(), F_OK);
     ck_assert_int_eq(iter_calls, 5);
-    ck_assert_int_eq(atomic_load(&seen.calls), 5 * made);
-    ck_assert_int_eq(atomic_load(&seen.bad), 0);
+    ck_assert_int_eq(t_ldl(&seen.calls), 5 * made);
+    ck_assert_int_eq(t_ldl(&seen.bad), 0);
     for (int s = 0; s < n; ++s)
-        ck_assert_int_ge(atomic_load(&seen.where[s]), 5 * 10);
+        ck_assert_int_ge(t_ldl(&seen.where[s]), 5 * 10);
 }
 END_TEST
 
@@ -229,12 +229,12 @@ START_TEST(test_vararg_errors)
     ck_assert_int_eq(f_iterative_vthread(n, v_empty, ""), F_EINVAL);
     ck_assert_int_eq(f_parallel(), F_OK);
     ck_assert_int_eq(iter_calls, 5);
-    ck_assert_int_eq(atomic_load(&seen.calls), 0);
+    ck_assert_int_eq(t_ldl(&seen.calls), 0);
     /* And the library works normally afterwards. */
     create_each(f_rtc_vthread, n - 1);
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&seen.calls), 10);
-    ck_assert_int_eq(atomic_load(&seen.bad), 0);
+    ck_assert_int_eq(t_ldl(&seen.calls), 10);
+    ck_assert_int_eq(t_ldl(&seen.bad), 0);
     t_assert_library_works();
 }
 END_TEST
@@ -249,10 +249,10 @@ START_TEST(test_vararg_never_run)
     ck_assert_int_ge(f_new_barrier(iter_seq, NULL), 0);
     create_each(f_iterative_vthread, 0);
     f_finalize();
-    ck_assert_int_eq(atomic_load(&seen.calls), 0);
+    ck_assert_int_eq(t_ldl(&seen.calls), 0);
     t_start(n);
     t_assert_library_works();
-    ck_assert_int_eq(atomic_load(&seen.calls), 0);
+    ck_assert_int_eq(t_ldl(&seen.calls), 0);
 }
 END_TEST
 

@@ -248,9 +248,9 @@ void t_assert_library_works(void)
             sum_per_pass += (double)i;
         }
     ck_assert_int_eq(f_parallel(), F_OK);
-    ck_assert_int_eq(atomic_load(&w.rtc), want_rtc);
+    ck_assert_int_eq(t_ldl(&w.rtc), want_rtc);
     ck_assert_int_eq(w.seq_calls, 3);
-    ck_assert_int_eq(atomic_load(&w.iter), 3 * per_pass);
+    ck_assert_int_eq(t_ldl(&w.iter), 3 * per_pass);
     ck_assert(f_reduction_value(w.sum) == 3 * sum_per_pass);
     f_free_reduction(w.sum);
 }

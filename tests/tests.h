@@ -96,6 +96,11 @@ void t_logs_clear(struct t_logs *l);
 /* In a filament: append v to the calling server's log. */
 void t_log(struct t_logs *l, long v);
 
+/* Atomic loads as functions, so that a failed ck_assert prints the
+ * expression as written (atomic_load is a macro and would be expanded). */
+static inline long t_ldi(atomic_int *p) { return atomic_load(p); }
+static inline long t_ldl(atomic_long *p) { return atomic_load(p); }
+
 /* ------------------------------------------------------------- misc */
 
 /* Wait, yielding, until *flag != 0; gives up after a generous bound (a
