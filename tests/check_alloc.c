@@ -9,6 +9,7 @@
  *   CK_FORK=no libtool --mode=execute valgrind --leak-check=full \
  *       --error-exitcode=1 tests/check_alloc
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -328,6 +329,36 @@ START_TEST(test_alloc_during_run)
 }
 END_TEST
 
+/* f_malloc: cache-line aligned, whatever the size; NULL when memory cannot
+ * be had (huge sizes, or an injected failure); f_free(NULL) is harmless.
+ * It needs no f_initialize. */
+START_TEST(test_alloc_f_malloc)
+{
+    static const size_t sizes[] = { 0, 1, 7, 63, 64, 65, 4096, 100000 };
+    for (int initialized = 0; initialized < 2; ++initialized) {
+        if (initialized)
+            t_start(2);
+        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; ++k) {
+            char *p = f_malloc(sizes[k]);
+            ck_assert_ptr_nonnull(p);
+            ck_assert_uint_eq((uintptr_t)p % FI_CACHE_LINE, 0);
+            memset(p, 0xa5, sizes[k]);
+            f_free(p);
+        }
+        ck_assert_ptr_null(f_malloc((size_t)-1));
+        ck_assert_ptr_null(f_malloc((size_t)-1 - FI_CACHE_LINE + 2));
+        fi_alloc_fail_reset(1);
+        ck_assert_ptr_null(f_malloc(64));
+        void *p = f_malloc(64);  /* only the first one failed */
+        fi_alloc_fail_reset(0);
+        ck_assert_ptr_nonnull(p);
+        f_free(p);
+        f_free(NULL);
+    }
+    t_assert_library_works();
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("alloc");
@@ -335,5 +366,6 @@ Suite *make_suite(void)
     tcase_add_test(errors, test_alloc_each_allocation_fails);
     tcase_add_loop_test(errors, test_alloc_initialize, 0, T_NCOUNTS);
     tcase_add_loop_test(errors, test_alloc_during_run, 0, T_NCOUNTS);
+    tcase_add_test(errors, test_alloc_f_malloc);
     return s;
 }

@@ -138,6 +138,18 @@ START_TEST(test_continuation_read_after_run)
 }
 END_TEST
 
+/* Sizes no memory can hold: NULL, and the library goes on working. */
+START_TEST(test_continuation_huge)
+{
+    t_start_loop(_i);
+    ck_assert_ptr_null(f_new_continuation((size_t)-1));
+    ck_assert_ptr_null(f_new_continuation((size_t)-1 / 2));
+    ck_assert_ptr_null(f_new_continuation((size_t)-1 - 100));
+    f_free_continuation(NULL);
+    t_assert_library_works();
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("continuation");
@@ -145,5 +157,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_continuation_zeroed_blocks, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_continuation_across_phases, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_continuation_read_after_run, 0, T_NCOUNTS);
+    TCase *limits = t_tcase(s, "limits");
+    tcase_add_loop_test(limits, test_continuation_huge, 0, T_NCOUNTS);
     return s;
 }

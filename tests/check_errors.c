@@ -457,6 +457,47 @@ START_TEST(test_errors_misc_einval)
 }
 END_TEST
 
+/* The library never prints on its own: errors, a job, f_finalize (without
+ * FILAMENTS_STATS) leave stdout and stderr empty. */
+START_TEST(test_errors_never_print)
+{
+    FILE *tmp = tmpfile();
+    ck_assert_ptr_nonnull(tmp);
+    fflush(stdout);
+    fflush(stderr);
+    int out = dup(STDOUT_FILENO), err = dup(STDERR_FILENO);
+    ck_assert(out >= 0 && err >= 0);
+    ck_assert_int_ge(dup2(fileno(tmp), STDOUT_FILENO), 0);
+    ck_assert_int_ge(dup2(fileno(tmp), STDERR_FILENO), 0);
+    int rcs[8], k = 0;
+    rcs[k++] = f_parallel();
+    rcs[k++] = f_initialize(FI_MAX_SERVERS + 1);
+    setenv("FILAMENTS_SERVERS", "abc", 1);
+    rcs[k++] = f_initialize(0);
+    unsetenv("FILAMENTS_SERVERS");
+    rcs[k++] = f_initialize(t_servers(_i));
+    rcs[k++] = f_rtc_thread(-2, count_ran, 0, 0, NULL);
+    rcs[k++] = f_iterative_thread(0, count_ran, 0, 0, NULL);
+    rcs[k++] = f_rtc_vthread(0, count_ran_v, "q");
+    rcs[k++] = f_initialize(1);
+    t_assert_library_works();
+    f_finalize();
+    fflush(stdout);
+    fflush(stderr);
+    ck_assert_int_ge(dup2(out, STDOUT_FILENO), 0);
+    ck_assert_int_ge(dup2(err, STDERR_FILENO), 0);
+    close(out);
+    close(err);
+    struct stat sb;
+    ck_assert_int_eq(fstat(fileno(tmp), &sb), 0);
+    fclose(tmp);
+    ck_assert_int_eq(sb.st_size, 0);
+    int want[8] = { F_ESTATE, F_EINVAL, F_EINVAL, F_OK, F_EINVAL, F_ESTATE, F_EINVAL, F_ESTATE };
+    for (k = 0; k < 8; ++k)
+        ck_assert_int_eq(rcs[k], want[k]);
+}
+END_TEST
+
 /* f_strerror: distinct, non-empty, one line, for every code and for unknown ones. */
 START_TEST(test_errors_strerror)
 {
@@ -504,5 +545,6 @@ Suite *make_suite(void)
     tcase_add_loop_test(state, test_errors_misc_einval, 0, T_NCOUNTS);
     tcase_add_loop_test(state, test_errors_other_thread_during_run, 0, T_NCOUNTS);
     tcase_add_test(state, test_errors_strerror);
+    tcase_add_loop_test(state, test_errors_never_print, 0, T_NCOUNTS);
     return s;
 }

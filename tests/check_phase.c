@@ -97,16 +97,17 @@ END_TEST
 
 /* --------------------------------------------------- circular order */
 
-#define MAX_ORDER 64
+#define MAX_ORDER 256
+#define MAX_PHASES 64
 struct order_job {
     int nphases;
     int done_phase;   /* the phase whose seq ends the run ... */
     int done_call;    /* ... on its done_call-th call */
-    int calls[8];
+    int calls[MAX_PHASES];
     int order[MAX_ORDER];
     int norder;
     atomic_int current;  /* the phase whose filaments may run now */
-    atomic_long ran[8];
+    atomic_long ran[MAX_PHASES];
 };
 
 struct order_phase {
@@ -137,13 +138,13 @@ static void run_order_job(int n, int nphases, int done_phase, int done_call)
 {
     struct order_job o = { .nphases = nphases, .done_phase = done_phase, .done_call = done_call };
     atomic_init(&o.current, 0);
-    struct order_phase ph[8];
+    struct order_phase ph[MAX_PHASES];
     for (int p = 0; p < nphases; ++p) {
         atomic_init(&o.ran[p], 0);
         ph[p] = (struct order_phase){ &o, p };
         ck_assert_int_eq(f_new_barrier(order_seq, &ph[p]), p);
         for (int s = 0; s < n; ++s)
-            for (int k = 0; k <= p; ++k)
+            for (int k = 0; k <= p % 4; ++k)
                 ck_assert_int_eq(f_iterative_thread(s, order_filament, k, s, &ph[p]), F_OK);
         ck_assert_int_eq(f_iterative_thread(F_ANY, order_filament, 99, 0, &ph[p]), F_OK);
     }
@@ -156,7 +157,7 @@ static void run_order_job(int n, int nphases, int done_phase, int done_call)
     for (int p = 0; p < nphases; ++p) {
         long passes = p <= done_phase ? done_call : done_call - 1;
         ck_assert_int_eq(o.calls[p], passes);
-        ck_assert_int_eq(t_ldl(&o.ran[p]), passes * ((long)n * (p + 1) + 1));
+        ck_assert_int_eq(t_ldl(&o.ran[p]), passes * ((long)n * (p % 4 + 1) + 1));
     }
 }
 
@@ -169,6 +170,15 @@ START_TEST(test_phase_circular_order)
     run_order_job(n, 2, 0, 1);
     run_order_job(n, 1, 0, 4);
     run_order_job(n, 8, 5, 2);
+}
+END_TEST
+
+/* Many phases: the phase table grows; the order stays circular. */
+START_TEST(test_phase_many_phases)
+{
+    int n = t_start_loop(_i);
+    run_order_job(n, MAX_PHASES, MAX_PHASES - 1, 3);
+    run_order_job(n, 40, 17, 4);
 }
 END_TEST
 
@@ -874,6 +884,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_phase_consumed_by_run, 0, T_NCOUNTS);
     TCase *limits = t_tcase(s, "limits");
     tcase_add_loop_test(limits, test_phase_j_limits, 0, T_NCOUNTS);
+    tcase_add_loop_test(limits, test_phase_many_phases, 0, T_NCOUNTS);
     TCase *stress = t_tcase(s, "stress");
     tcase_add_loop_test(stress, test_phase_stress_small_jobs, 0, 500);
     return s;
