@@ -69,7 +69,8 @@ START_TEST(test_server_many_servers)
 }
 END_TEST
 
-/* The most servers f_initialize accepts: each runs its filament. */
+/* The most servers f_initialize accepts: each runs its filament.  (Not for
+ * valgrind: 1024 threads under memcheck take many GiB; use CK_RUN_CASE=core.) */
 START_TEST(test_server_max_servers)
 {
     int n = t_start(FI_MAX_SERVERS);
