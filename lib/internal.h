@@ -12,6 +12,10 @@
 #ifndef FI_INTERNAL_H
 #define FI_INTERNAL_H
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"  /* FI_CACHE_LINE, FI_TSAN */
+#endif
+
 #include <pthread.h>
 #include <stddef.h>
 
