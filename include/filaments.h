@@ -429,6 +429,29 @@ static inline void f_reduce_inline_(f_reduction *r, double v)
 }
 #define f_reduce(r, v) f_reduce_inline_((r), (v))
 
+/*
+ * The same for a reduction whose operation the caller knows: no dispatch on
+ * the operation, so a loop over points (a range version) keeps only the
+ * compare or the add.  Use each only on a reduction made with its op.
+ */
+static inline double *f_reduce_slot_(f_reduction *r)
+{
+    return r->slots_ + (size_t)f_self_index_ * r->stride_;
+}
+static inline void f_reduce_sum(f_reduction *r, double v) { *f_reduce_slot_(r) += v; }
+static inline void f_reduce_min(f_reduction *r, double v)
+{
+    double *slot = f_reduce_slot_(r);
+    if (v < *slot)
+        *slot = v;
+}
+static inline void f_reduce_max(f_reduction *r, double v)
+{
+    double *slot = f_reduce_slot_(r);
+    if (v > *slot)
+        *slot = v;
+}
+
 /* ----------------------------------------------------------------- locks */
 
 /* Public only so that it can be embedded; the field is private. */

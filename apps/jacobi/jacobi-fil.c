@@ -4,7 +4,8 @@
  * (i - 1) * nservers / n), created with j increasing along each row so that
  * each row of a strip is one run.
  *
- * relax() computes one point and folds its change into an F_MAX reduction.
+ * relax() computes one point and folds its change into an F_MAX reduction
+ * (f_reduce_max: the operation is known, so the loop has no dispatch).
  * F_RANGE_VERSION(relax) makes relax_range(), the loop over a run that the
  * library calls once per row when f_set_range_version names it (--impl=fil);
  * without it (--impl=fil-norange) the library calls relax() per point.  The
@@ -25,7 +26,7 @@ static inline void relax(long i, long j, void *arg)
 {
     struct fil *f = arg;
     struct jacobi *g = f->g;
-    f_reduce(f->maxdiff, jacobi_point(g->old, g->new, g->w, i, j));
+    f_reduce_max(f->maxdiff, jacobi_point(g->old, g->new, g->w, i, j));
 }
 
 F_RANGE_VERSION(relax)
