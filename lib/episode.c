@@ -121,7 +121,8 @@ struct fi_episode fi_episode_finish(struct fi_server *me, AO_t *episode_no)
         int helped = 0;
         while (!helped) {
             request_work(me);
-            fi_wait_until(&fi_lib.servers_wait, episode_over, &w, &me->stats.idle_ns);
+            fi_wait_until(&fi_lib.servers_wait, episode_over, &w, fi_lib.oversubscribed,
+                          &me->stats.idle_ns);
             if (AO_load_acquire(&fi_lib.episode_no) != w.episode_no)
                 goto over;
             if (reactivate()) {

@@ -98,8 +98,8 @@ struct fi_lib {
     /* Written by f_initialize and f_finalize only. */
     volatile AO_t state;  /* enum fi_state, read by any thread that calls in */
     int nservers;
-    int oversubscribed;   /* more servers than online cores: spin less */
-    int servers_fill_cores; /* no core left for the main thread to spin on */
+    int oversubscribed;   /* more servers than online cores: waits in a run cede */
+    int servers_fill_cores; /* no core left for the main thread: waits between runs cede */
     int print_stats;
     struct fi_server *servers;
 

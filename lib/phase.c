@@ -273,9 +273,13 @@ static inline void run_one(const struct fi_run *r, struct range_cache *c)
         c->range(r->i, r->j_first, r->j_last + 1, r->arg);
         return;
     }
+    /* Locals: the calls could change *r for all the compiler knows. */
+    f_func fn = r->fn;
+    long i = r->i, last = r->j_last;
+    void *arg = r->arg;
     for (long j = r->j_first;; ++j) {
-        r->fn(r->i, j, r->arg);
-        if (j == r->j_last)
+        fn(i, j, arg);
+        if (j == last)
             break;
     }
 }

@@ -56,7 +56,8 @@ static void *server_main(void *arg)
     f_self_index_ = me->index;
     struct run_wait w = { .gen = 0 };
     for (;;) {
-        fi_wait_until(&fi_lib.servers_wait, run_posted, &w, NULL);
+        /* Between runs the main thread needs a core to post the next one. */
+        fi_wait_until(&fi_lib.servers_wait, run_posted, &w, fi_lib.servers_fill_cores, NULL);
         if (AO_load_acquire(&fi_lib.shutdown))
             return NULL;
         w.gen = AO_load(&fi_lib.run_gen);
@@ -227,7 +228,7 @@ int f_parallel(void)
      * the servers see the run; pairs with run_posted. */
     AO_store_release(&fi_lib.run_gen, AO_load(&fi_lib.run_gen) + 1);
     fi_wake_all(&fi_lib.servers_wait);
-    fi_wait_until(&fi_lib.main_wait, all_checked_out, NULL, NULL);
+    fi_wait_until(&fi_lib.main_wait, all_checked_out, NULL, fi_lib.servers_fill_cores, NULL);
 
     /* Each run consumes what was created before it. */
     fi_phases_free();

@@ -52,20 +52,19 @@ static void sleep_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx)
     pthread_mutex_unlock(&w->mutex);
 }
 
-void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, unsigned long *idle_ns)
+void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
+                   unsigned long *idle_ns)
 {
     if (ready(ctx))
         return;
     unsigned long start = idle_ns != NULL ? now_ns() : 0;
-    /* An oversubscribed machine needs the core we would spin on; so do the
-     * servers when the main thread waits for a run and they fill every core. */
-    int busy_cores = fi_self != NULL ? fi_lib.oversubscribed : fi_lib.servers_fill_cores;
-    int spins = busy_cores ? FI_SPIN_POLLS / 64 : FI_SPIN_POLLS;
-    int yields = fi_self == NULL && busy_cores ? 0 : FI_YIELD_POLLS;
+    /* A waiter that must cede its core polls briefly, then yields: the
+     * thread it waits for may be runnable on this very core. */
+    int spins = cede ? FI_SPIN_POLLS / 64 : FI_SPIN_POLLS;
     int ok = 0;
     for (int k = 0; k < spins && !(ok = ready(ctx)); ++k)
         fi_cpu_relax();
-    for (int k = 0; k < yields && !ok; ++k) {
+    for (int k = 0; k < FI_YIELD_POLLS && !ok; ++k) {
         sched_yield();
         ok = ready(ctx);
     }

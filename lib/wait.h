@@ -13,9 +13,11 @@ typedef int (*fi_ready_fn)(void *ctx);
 FI_HIDDEN FI_MUST_CHECK int fi_waitset_init(struct fi_waitset *w);
 FI_HIDDEN void fi_waitset_destroy(struct fi_waitset *w);
 
-/* Return once ready(ctx) is true; sleep, if it comes to that, on w.  Adds
+/* Return once ready(ctx) is true; sleep, if it comes to that, on w.  Set
+ * cede when the thread that will make ready() true may need this core (more
+ * threads than cores): the wait then polls briefly and yields early.  Adds
  * the time waited to *idle_ns if not NULL. */
-FI_HIDDEN void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx,
+FI_HIDDEN void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
                              unsigned long *idle_ns);
 
 /* Call after publishing what a waiter's ready() looks for (with a release
