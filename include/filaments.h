@@ -74,8 +74,9 @@ F_API int f_rtc_thread(int server, f_func fn, long i, long j, void *arg);
 /*
  * The creation fast path, inline (as putc is): from the main thread between
  * runs, a filament for a named server is four stores into that server's
- * queue [paper §4.3].  Everything else goes to the library's f_rtc_thread.
- * The types and variables below are private to the library.
+ * queue and a bump of its cursor [paper §4.3].  Everything else goes to the
+ * library's f_rtc_thread.  The types and variables below are private to the
+ * library.
  */
 struct f_desc_ {
     f_func fn_;
@@ -84,30 +85,28 @@ struct f_desc_ {
     void *arg_;
 };
 
+/* A server's cursor: the next free slot of its last queue chunk and the
+ * chunk's end, while the main thread may create through it; both NULL
+ * otherwise (before f_initialize, during a run, past the last server). */
 struct f_rtc_cursor_ {
-    volatile unsigned long *tail_;  /* the server's last chunk: slots in use */
-    struct f_desc_ *slot_;
-    unsigned long cap_;
-    unsigned long unused_;
+    struct f_desc_ *next_;
+    struct f_desc_ *end_;
 };
 
-/* The servers' cursors, and how many may be used now: f_num_servers()
- * while the main thread may create through them, else 0. */
-extern F_API struct f_rtc_cursor_ *f_rtc_cursors_;
-extern F_API unsigned f_rtc_open_;
+#define F_RTC_CURSORS_ 1024   /* the most servers f_initialize accepts */
+extern F_API struct f_rtc_cursor_ f_rtc_cursors_[F_RTC_CURSORS_];
 
 static inline int f_rtc_thread_inline_(int server, f_func fn, long i, long j, void *arg)
 {
-    if ((unsigned)server < f_rtc_open_ && fn != (f_func)0) {
+    if ((unsigned)server < F_RTC_CURSORS_ && fn != (f_func)0) {
         struct f_rtc_cursor_ *c = &f_rtc_cursors_[server];
-        unsigned long t = *c->tail_;
-        if (t < c->cap_) {
-            struct f_desc_ *d = &c->slot_[t];
+        struct f_desc_ *d = c->next_;
+        if (d < c->end_) {
             d->fn_ = fn;
             d->i_ = i;
             d->j_ = j;
             d->arg_ = arg;
-            *c->tail_ = t + 1;
+            c->next_ = d + 1;
             return 0;
         }
     }

@@ -150,8 +150,6 @@ static inline int fi_check_main_between_runs(void)
 FI_HIDDEN int fi_servers_check_index(int server);
 
 /* rtc.c */
-FI_HIDDEN FI_MUST_CHECK int fi_rtc_cursors_init(void);
-FI_HIDDEN void fi_rtc_cursors_free(void);
 FI_HIDDEN void fi_rtc_cursors_open(int open);
 FI_HIDDEN FI_MUST_CHECK int fi_rtc_create(int server, const struct fi_desc *d);
 FI_HIDDEN void fi_rtc_drain(struct fi_server *me);

@@ -66,6 +66,23 @@ static inline struct fi_desc *fi_queue_take(struct fi_queue *q)
 }
 
 /*
+ * Call the filaments of [d, end) in order.  Four per step: for an empty
+ * filament the loop's own step and test would otherwise be a third of the
+ * cost of running it [paper §4.3: 6 instructions between two filaments].
+ */
+static inline void fi_run_descs(const struct fi_desc *d, const struct fi_desc *end)
+{
+    for (; end - d >= 4; d += 4) {
+        d[0].fn(d[0].i, d[0].j, d[0].arg);
+        d[1].fn(d[1].i, d[1].j, d[1].arg);
+        d[2].fn(d[2].i, d[2].j, d[2].arg);
+        d[3].fn(d[3].i, d[3].j, d[3].arg);
+    }
+    for (; d != end; ++d)
+        d->fn(d->i, d->j, d->arg);
+}
+
+/*
  * Run every descriptor of a private queue, oldest first, including those
  * the filaments add while it runs; return how many ran.  Owner only, and
  * not re-entrant: nothing else takes from q meanwhile.
@@ -78,8 +95,8 @@ static inline unsigned long fi_queue_run_all(struct fi_queue *q)
         while (h < (t = AO_load(&c->tail))) {
             AO_store(&c->head, t);
             ran += t - h;
-            for (; h < t; ++h)
-                c->slot[h].fn(c->slot[h].i, c->slot[h].j, c->slot[h].arg);
+            fi_run_descs(&c->slot[h], &c->slot[t]);
+            h = t;
         }
         struct fi_chunk *n = h == c->cap ? fi_queue_next_chunk(q, c) : NULL;
         if (n == NULL)

@@ -75,43 +75,40 @@ static size_t take_inbox(struct fi_server *me)
 
 /*
  * The inline f_rtc_thread (filaments.h) pushes into a server's pinned
- * queue through its cursor: the last chunk's tail word, slots and size.
- * Only the main thread uses them, between runs (f_rtc_open_ is 0 while
- * one goes on), and the run's start publishes what it wrote.
+ * queue through its cursor: the next free slot of the queue's last chunk
+ * and the chunk's end.  Only the main thread uses them, between runs; while
+ * a cursor is open the chunk's tail word lags behind it, and closing the
+ * cursor (at the run's start, before any other push) writes it back.
  */
-F_API struct f_rtc_cursor_ *f_rtc_cursors_;
-F_API unsigned f_rtc_open_;
+F_API struct f_rtc_cursor_ f_rtc_cursors_[F_RTC_CURSORS_];
+_Static_assert(FI_MAX_SERVERS <= F_RTC_CURSORS_, "a cursor per server");
 
-static void aim(int server)
+static void open_cursor(int server)
 {
     struct fi_chunk *c = fi_lib.servers[server].pinned.last;
-    f_rtc_cursors_[server] = (struct f_rtc_cursor_){
-        .tail_ = (volatile unsigned long *)&c->tail,
-        .slot_ = (struct f_desc_ *)c->slot,
-        .cap_ = c->cap,
-    };
+    struct f_desc_ *slot = (struct f_desc_ *)c->slot;
+    f_rtc_cursors_[server] = (struct f_rtc_cursor_){ slot + AO_load(&c->tail), slot + c->cap };
 }
 
-int fi_rtc_cursors_init(void)
+static void close_cursor(int server)
 {
-    f_rtc_cursors_ = fi_alloc((size_t)fi_lib.nservers * sizeof *f_rtc_cursors_);
-    return f_rtc_cursors_ != NULL ? F_OK : F_ENOMEM;
-}
-
-void fi_rtc_cursors_free(void)
-{
-    f_rtc_open_ = 0;
-    fi_free(f_rtc_cursors_);
-    f_rtc_cursors_ = NULL;
+    struct f_rtc_cursor_ *cursor = &f_rtc_cursors_[server];
+    if (cursor->next_ == NULL)
+        return;
+    struct fi_chunk *c = fi_lib.servers[server].pinned.last;
+    AO_store(&c->tail, (AO_t)(cursor->next_ - (struct f_desc_ *)c->slot));
+    *cursor = (struct f_rtc_cursor_){ NULL, NULL };
 }
 
 /* Open the cursors to the main thread (between runs), or close them. */
 void fi_rtc_cursors_open(int open)
 {
-    if (open)
-        for (int s = 0; s < fi_lib.nservers; ++s)
-            aim(s);
-    f_rtc_open_ = open ? (unsigned)fi_lib.nservers : 0;
+    for (int s = 0; s < fi_lib.nservers; ++s) {
+        if (open)
+            open_cursor(s);
+        else
+            close_cursor(s);
+    }
 }
 
 /* ----------------------------------------------------------------- create */
@@ -129,8 +126,9 @@ int fi_rtc_create(int server, const struct fi_desc *d)
             AO_store(&fi_lib.any_used, 1);
             return fi_queue_push(&fi_lib.servers[server].any, d);
         }
+        close_cursor(server);
         int rc = fi_queue_push(&fi_lib.servers[server].pinned, d);
-        aim(server);    /* a new chunk, perhaps */
+        open_cursor(server);    /* on a new chunk, perhaps */
         return rc;
     }
     if (me->in_barrier)

@@ -165,10 +165,8 @@ int f_initialize(int nservers)
         goto undo_servers_wait;
     if ((rc = alloc_servers(nservers)) < 0)
         goto undo_main_wait;
-    if ((rc = fi_rtc_cursors_init()) < 0)
-        goto undo_servers;
     if ((rc = fi_phase_cursors_init()) < 0)
-        goto undo_rtc_cursors;
+        goto undo_servers;
     if ((rc = start_threads()) < 0)
         goto undo_phase_cursors;
     fi_rtc_cursors_open(1);
@@ -178,8 +176,6 @@ int f_initialize(int nservers)
 
 undo_phase_cursors:
     fi_phase_cursors_free();
-undo_rtc_cursors:
-    fi_rtc_cursors_free();
 undo_servers:
     destroy_servers(nservers);
 undo_main_wait:
@@ -198,7 +194,7 @@ void f_finalize(void)
     stop_threads(fi_lib.nservers);
     fi_phases_free();
     fi_owned_free_all();
-    fi_rtc_cursors_free();
+    fi_rtc_cursors_open(0);
     fi_phase_cursors_free();
     fi_free(fi_lib.ranges);
     fi_lib.ranges = NULL;
