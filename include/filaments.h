@@ -399,8 +399,7 @@ typedef struct f_reduction f_reduction;
 struct f_reduction {
     enum f_op op_;
     int nslots_;
-    size_t stride_;  /* doubles between two servers' slots */
-    double *slots_;
+    double *slots_;  /* one per server, a cache line apart */
 };
 
 F_API f_reduction *f_new_reduction(enum f_op op);
@@ -409,17 +408,23 @@ F_API double f_reduction_value(const f_reduction *r);
 F_API void f_reduction_reset(f_reduction *r);
 F_API void f_reduce(f_reduction *r, double v);
 
-/* The calling server's index, 0 outside the servers (private). */
+/* Bytes from a reduction's first slot to the calling server's: its index
+ * times the cache line; 0 outside the servers (private). */
 #if defined(__GNUC__)
-extern F_API __thread int f_self_index_ __attribute__((tls_model("initial-exec")));
+extern F_API __thread size_t f_self_slot_ __attribute__((tls_model("initial-exec")));
 #else
-extern F_API _Thread_local int f_self_index_;
+extern F_API _Thread_local size_t f_self_slot_;
 #endif
+
+static inline double *f_reduce_slot_(f_reduction *r)
+{
+    return (double *)((char *)r->slots_ + f_self_slot_);
+}
 
 /* Fast path: no call, no lock; the server's own slot.  (f_reduce)(r, v) is the function. */
 static inline void f_reduce_inline_(f_reduction *r, double v)
 {
-    double *slot = r->slots_ + (size_t)f_self_index_ * r->stride_;
+    double *slot = f_reduce_slot_(r);
     switch (r->op_) {
     case F_SUM: *slot += v; break;
     case F_MIN: if (v < *slot) *slot = v; break;
@@ -433,10 +438,6 @@ static inline void f_reduce_inline_(f_reduction *r, double v)
  * the operation, so a loop over points (a range version) keeps only the
  * compare or the add.  Use each only on a reduction made with its op.
  */
-static inline double *f_reduce_slot_(f_reduction *r)
-{
-    return r->slots_ + (size_t)f_self_index_ * r->stride_;
-}
 static inline void f_reduce_sum(f_reduction *r, double v) { *f_reduce_slot_(r) += v; }
 static inline void f_reduce_min(f_reduction *r, double v)
 {

@@ -50,7 +50,6 @@ f_reduction *f_new_reduction(enum f_op op)
     }
     box->r.op_ = op;
     box->r.nslots_ = fi_lib.nservers;
-    box->r.stride_ = stride / sizeof(double);
     f_reduction_reset(&box->r);
     fi_owned_link(&box->owned, destroy);
     return &box->r;
@@ -65,6 +64,14 @@ void f_free_reduction(f_reduction *r)
     destroy(&box->owned);
 }
 
+/* One double per cache line: the layout f_self_slot_ assumes. */
+_Static_assert(FI_CACHE_LINE >= sizeof(double), "a slot fits a line");
+
+static double *slot_of(const f_reduction *r, int server)
+{
+    return (double *)((char *)r->slots_ + (size_t)server * FI_CACHE_LINE);
+}
+
 void (f_reduce)(f_reduction *r, double v)
 {
     f_reduce_inline_(r, v);
@@ -76,7 +83,7 @@ double f_reduction_value(const f_reduction *r)
         return NAN;
     double v = identity(r->op_);
     for (int s = 0; s < r->nslots_; ++s)
-        v = combine(r->op_, v, r->slots_[(size_t)s * r->stride_]);
+        v = combine(r->op_, v, *slot_of(r, s));
     return v;
 }
 
@@ -85,5 +92,5 @@ void f_reduction_reset(f_reduction *r)
     if (r == NULL)
         return;
     for (int s = 0; s < r->nslots_; ++s)
-        r->slots_[(size_t)s * r->stride_] = identity(r->op_);
+        *slot_of(r, s) = identity(r->op_);
 }

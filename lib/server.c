@@ -19,7 +19,7 @@
 
 struct fi_lib fi_lib = { .state = FI_UNINIT };
 __thread struct fi_server *fi_self;
-F_API __thread int f_self_index_;
+F_API __thread size_t f_self_slot_;
 
 int fi_servers_check_index(int server)
 {
@@ -53,7 +53,7 @@ static void *server_main(void *arg)
 {
     struct fi_server *me = arg;
     fi_self = me;
-    f_self_index_ = me->index;
+    f_self_slot_ = (size_t)me->index * FI_CACHE_LINE;
     struct run_wait w = { .gen = 0 };
     for (;;) {
         /* Between runs the main thread needs a core to post the next one. */
