@@ -66,12 +66,13 @@ void fi_queue_destroy(struct fi_queue *q)
 }
 
 /* The last chunk is full: go on in the next one, kept from an earlier run
- * or linked now, twice as big. */
+ * or linked now, twice as big up to FI_CHUNK_MAX. */
 int fi_queue_push_slow(struct fi_queue *q, const struct fi_desc *d)
 {
     struct fi_chunk *c = next_of(q->last);
     if (c == NULL) {
-        if ((c = new_chunk(q->last->cap * 2)) == NULL)
+        size_t cap = q->last->cap < FI_CHUNK_MAX / 2 ? q->last->cap * 2 : FI_CHUNK_MAX;
+        if ((c = new_chunk(cap)) == NULL)
             return F_ENOMEM;
         /* Release: the empty chunk before the link that shows it to takers;
          * pairs with next_of(). */

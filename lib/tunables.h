@@ -5,11 +5,17 @@
 #ifndef FI_TUNABLES_H
 #define FI_TUNABLES_H
 
-/* Descriptors in the first chunk of a queue; each further chunk doubles. */
+/* Descriptors in the first chunk of a queue; each further chunk doubles,
+ * up to FI_CHUNK_MAX: a chunk of 32-byte descriptors and its 32-byte header
+ * then fill one 2 MiB huge page, and a queue's unused tail stays under one
+ * chunk (a million filaments hold 34 bytes each, not up to 64). */
 #ifndef FI_CHUNK_MIN
 #define FI_CHUNK_MIN 256
 #endif
-_Static_assert(FI_CHUNK_MIN >= 1, "FI_CHUNK_MIN");
+#ifndef FI_CHUNK_MAX
+#define FI_CHUNK_MAX 65535
+#endif
+_Static_assert(FI_CHUNK_MIN >= 1 && FI_CHUNK_MAX >= FI_CHUNK_MIN, "FI_CHUNK_MIN, FI_CHUNK_MAX");
 
 /* Waiting for work or a barrier: polls with a pause, then yields, then sleeps. */
 #ifndef FI_SPIN_POLLS

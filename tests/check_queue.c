@@ -75,6 +75,30 @@ START_TEST(test_queue_push_take_fifo)
 }
 END_TEST
 
+/* A million: the chunks stop doubling at FI_CHUNK_MAX, so the unused
+ * tail of the last one is under FI_CHUNK_MAX descriptors. */
+START_TEST(test_queue_chunk_cap)
+{
+    struct fi_queue q;
+    ck_assert_int_eq(fi_queue_init(&q), F_OK);
+    const size_t n = 1000000;
+    for (size_t i = 0; i < n; ++i) {
+        struct fi_desc d = desc((long)i);
+        T_REQUIRE_EQ(fi_queue_push(&q, &d), F_OK);
+    }
+    size_t slots = 0;
+    for (struct fi_chunk *c = q.origin; c != NULL; c = (struct fi_chunk *)c->next) {
+        T_REQUIRE(c->cap <= FI_CHUNK_MAX);
+        slots += c->cap;
+    }
+    ck_assert_uint_lt(slots - n, FI_CHUNK_MAX);
+    for (size_t i = 0; i < n; ++i)
+        assert_desc(fi_queue_take(&q), (long)i);
+    ck_assert_ptr_null(fi_queue_take(&q));
+    fi_queue_destroy(&q);
+}
+END_TEST
+
 /* Pushes and takes interleaved, so the taker reaches the end of a chunk
  * (and finds the queue empty there) before the next chunk exists. */
 START_TEST(test_queue_interleaved)
@@ -354,6 +378,7 @@ Suite *make_suite(void)
     TCase *core = t_tcase(s, "core");
     tcase_add_test(core, test_queue_init_empty);
     tcase_add_test(core, test_queue_push_take_fifo);
+    tcase_add_test(core, test_queue_chunk_cap);
     tcase_add_test(core, test_queue_interleaved);
     tcase_add_test(core, test_queue_chunk_boundary);
     tcase_add_test(core, test_queue_descriptors_never_move);
