@@ -2,68 +2,16 @@
 # tests/apps3.sh - multigrid, LU, the expression tree and the task pool end
 # to end (apps/, STYLE §12), as tests/apps.sh does the first apps.
 #
-# Every impl at 1, 2, 3, 4 and 8 servers (8 oversubscribes a small machine
-# on purpose), with --verify: exit status 0, check=ok, and the same line as
-# the sequential program's apart from impl=, servers= and seconds= (so the
-# same digest, and the same cycles, residuals and task counts).  The task
-# pool's counts are also checked here against Korch and Rauber's Table 4.
-# Then bad options: exit status 2, one line on stderr, nothing on stdout.
+# Every impl of every app against seq, as tests/app-test.sh says (the same
+# digest, so the same result bitwise); sizes include the degenerate ones.
+# The task pool's counts are also checked against Korch and Rauber's
+# Table 4, and the expression tree at the paper's two shapes.
+# Then bad options.
 #
 # Run by `make check` from the top of the build tree; small sizes, some
 # seconds on two cores.
 
-set -u
-apps=./apps
-timeout=
-command -v timeout >/dev/null 2>&1 && timeout="timeout 120"
-tmp=${TMPDIR:-/tmp}/apps3-test.$$
-trap 'rm -f "$tmp".out "$tmp".err' EXIT
-failures=0
-
-fail() {
-    echo "FAIL: $*"
-    failures=$((failures + 1))
-}
-
-# The line without the fields that differ between impls.
-strip() {
-    echo "$1" | sed -e 's/ impl=[^ ]*//' -e 's/ servers=[^ ]*//' -e 's/ seconds=[^ ]*//'
-}
-
-# run APP ARGS...: run once, check the exit status and check=ok; the line in $line.
-run() {
-    app=$1
-    shift
-    $timeout "$apps/$app/$app" "$@" >"$tmp.out" 2>"$tmp.err"
-    rc=$?
-    line=$(cat "$tmp.out")
-    if [ $rc -ne 0 ] || [ "$(wc -l <"$tmp.out")" -ne 1 ]; then
-        fail "$app $*: exit status $rc, output '$line', $(cat "$tmp.err")"
-        return 1
-    fi
-    case $line in
-    *" check=ok "*) ;;
-    *) fail "$app $*: $line"; return 1 ;;
-    esac
-    return 0
-}
-
-# compare APP "IMPLS" ARGS...: every impl at every server count against seq.
-compare() {
-    app=$1
-    impls=$2
-    shift 2
-    run "$app" --impl=seq "$@" || return
-    want=$(strip "$line")
-    for impl in $impls; do
-        for servers in 1 2 3 4 8; do
-            run "$app" --impl="$impl" --servers="$servers" --verify "$@" || continue
-            got=$(strip "$line")
-            [ "$got" = "$want" ] ||
-                fail "$app --impl=$impl --servers=$servers $*: '$got', seq: '$want'"
-        done
-    done
-}
+. "$(dirname "$0")/app-test.sh"
 
 compare multigrid "cg fil" --size=32 --iters=4
 compare multigrid "cg fil" --size=2 --iters=3
@@ -104,19 +52,6 @@ for shape in 128x25 8x100; do
     esac
 done
 
-# bad APP ARGS...: exit status 2, one line on stderr naming the app, nothing on stdout.
-bad() {
-    app=$1
-    shift
-    $timeout "$apps/$app/$app" "$@" >"$tmp.out" 2>"$tmp.err"
-    rc=$?
-    if [ $rc -ne 2 ] || [ -s "$tmp.out" ] || [ "$(wc -l <"$tmp.err")" -ne 1 ] ||
-        ! grep -q "^$app: " "$tmp.err"; then
-        fail "$app $*: exit status $rc (want 2)," \
-            "stderr '$(cat "$tmp.err")', stdout '$(cat "$tmp.out")'"
-    fi
-}
-
 bad multigrid --size=48
 bad multigrid --size=1
 bad multigrid --size=3 --impl=fil
@@ -142,11 +77,5 @@ bad taskpool --size=2
 bad taskpool --impl=fil-tree
 bad taskpool --impl=seq --servers=2
 
-# --help: exit status 0, usage on stdout.
-for app in multigrid lu exprtree taskpool; do
-    "$apps/$app/$app" --help >"$tmp.out" 2>&1 && grep -q "^usage: $app" "$tmp.out" ||
-        fail "$app --help"
-done
-
-[ $failures -eq 0 ] || { echo "$failures failures"; exit 1; }
-echo "apps3: all passed"
+helps multigrid lu exprtree taskpool
+finish apps3

@@ -1,0 +1,124 @@
+# tests/app-test.sh - what the end-to-end application tests share (sourced
+# by tests/apps.sh, apps2.sh, apps3.sh and fjapps.sh; apps/, STYLE §12).
+#
+# compare runs a program's parallel impls at 1, 2, 3, 4 and 8 servers (8
+# oversubscribes a small machine on purpose) with --verify: exit status 0,
+# one line, check=ok, and the same line as the sequential program's apart
+# from impl=, servers=, seconds= and the library's counters (forks= pruned=
+# steals= peak=), so the same digest.  bad runs a program with a bad option:
+# exit status 2, one line on stderr naming the app, nothing on stdout.
+# A program is APP or APP-llvm (the peers built with clang and libomp).
+# Run from the top of the build tree.
+
+set -u
+apps=./apps
+timeout=
+command -v timeout >/dev/null 2>&1 && timeout="timeout 120"
+tmp=${TMPDIR:-/tmp}/$(basename "$0" .sh)-test.$$
+trap 'rm -f "$tmp".out "$tmp".err' EXIT
+failures=0
+
+fail() {
+    echo "FAIL: $*"
+    failures=$((failures + 1))
+}
+
+# The program's path: APP-llvm lives in apps/APP/.
+path() {
+    echo "$apps/${1%-llvm}/$1"
+}
+
+# The line without the fields that differ between impls, in $stripped
+# (the shell's own loop: a run costs two processes, not ten).
+strip() {
+    stripped=
+    for field in $1; do
+        case $field in
+        impl=* | servers=* | seconds=* | forks=* | pruned=* | steals=* | peak=*) ;;
+        *) stripped="$stripped $field" ;;
+        esac
+    done
+}
+
+# The impls PROG lists in --help but seq* (the peers only where built).
+listed_impls() {
+    "$(path "$1")" --help | sed -n 's/^      \([a-z][-a-z]*\) .*/\1/p' | grep -v '^seq'
+}
+
+# run PROG ARGS...: run once, check the exit status, one line and
+# check=ok; the line in $line.
+run() {
+    prog=$1
+    shift
+    $timeout "$(path "$prog")" "$@" >"$tmp.out" 2>"$tmp.err"
+    rc=$?
+    line=
+    more=
+    { IFS= read -r line; IFS= read -r more; } <"$tmp.out"
+    if [ $rc -ne 0 ] || [ -z "$line" ] || [ -n "$more" ]; then
+        fail "$prog $*: exit status $rc, output '$(cat "$tmp.out")', $(cat "$tmp.err")"
+        return 1
+    fi
+    case $line in
+    *" check=ok "*) ;;
+    *) fail "$prog $*: $line"; return 1 ;;
+    esac
+    return 0
+}
+
+# compare PROG IMPLS ARGS...: every impl of IMPLS (all: every one --help
+# lists but seq*) at every server count against seq.  quad's static program
+# is the exception: its area is the sum over its segments (apps/quad/quad.h),
+# so it equals seq at 1 server only, and elsewhere passes --verify, which
+# compares it with the sequential recursion over the same segments.
+compare() {
+    prog=$1
+    impls=$2
+    shift 2
+    [ "$impls" = all ] && impls=$(listed_impls "$prog")
+    run "$prog" --impl=seq "$@" || return
+    strip "$line"
+    want=$stripped
+    for impl in $impls; do
+        for servers in 1 2 3 4 8; do
+            run "$prog" --impl="$impl" --servers="$servers" --verify "$@" || continue
+            [ "$impl" = static ] && [ "$servers" -ne 1 ] && continue
+            strip "$line"
+            [ "$stripped" = "$want" ] ||
+                fail "$prog --impl=$impl --servers=$servers $*: '$stripped', seq: '$want'"
+        done
+    done
+}
+
+# bad PROG ARGS...: exit status 2, one line on stderr naming the app,
+# nothing on stdout.
+bad() {
+    prog=$1
+    shift
+    $timeout "$(path "$prog")" "$@" >"$tmp.out" 2>"$tmp.err"
+    rc=$?
+    if [ $rc -ne 2 ] || [ -s "$tmp.out" ] || [ "$(wc -l <"$tmp.err")" -ne 1 ] ||
+        ! grep -q "^${prog%-llvm}: " "$tmp.err"; then
+        fail "$prog $*: exit status $rc (want 2)," \
+            "stderr '$(cat "$tmp.err")', stdout '$(cat "$tmp.out")'"
+    fi
+}
+
+# helps PROG...: --help exits 0 with the usage on stdout.
+helps() {
+    for prog in "$@"; do
+        "$(path "$prog")" --help >"$tmp.out" 2>&1 &&
+            grep -q "^usage: ${prog%-llvm}" "$tmp.out" || fail "$prog --help"
+    done
+}
+
+# The -llvm program of APP, where clang and libomp were found.
+llvm() {
+    [ -x "$apps/$1/$1-llvm" ] && echo "$1-llvm"
+}
+
+# finish NAME: the verdict, as the exit status.
+finish() {
+    [ $failures -eq 0 ] || { echo "$failures failures"; exit 1; }
+    echo "$1: all passed"
+}
