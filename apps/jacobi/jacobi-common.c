@@ -1,37 +1,22 @@
 /*
  * jacobi-common.c - Jacobi iteration's setup, check and main [paper §3.2].
  *
- * Boundary values: 1 along the top, i / (n + 1) down the left, 0.25 down the
- * right, 0 along the bottom; the interior starts at 0.  The default check
+ * The grid, its boundary and the stopping rule are grid.h's.  The default check
  * is exact and cheap (one sweep): both grids still hold the boundary, the
  * iteration count agrees with --iters and --epsilon, and recomputing the
  * last iteration from the previous grid (`old`, never swapped after the
  * last one) gives the result bitwise and the reported maxdiff exactly.
  */
-#include <float.h>
 #include <string.h>
 
 #include "app.h"
+#include "grid.h"
 #include "jacobi.h"
-
-static long iters = 100;
-static double epsilon = 0.0;
-
-static double boundary(long i, long j, long n)
-{
-    if (i == 0)
-        return 1.0;
-    if (i == n + 1)
-        return 0.0;
-    if (j == 0)
-        return (double)i / (double)(n + 1);
-    return 0.25;
-}
 
 int jacobi_end_iteration(struct jacobi *g, double maxdiff)
 {
     g->maxdiff = maxdiff;
-    if (++g->k >= g->iters || maxdiff < g->epsilon)
+    if (grid_last_iteration(&g->k, g->iters, maxdiff, g->epsilon))
         return 1;
     double *t = g->old;
     g->old = g->new;
@@ -41,22 +26,16 @@ int jacobi_end_iteration(struct jacobi *g, double maxdiff)
 
 static size_t bytes(long size)
 {
-    return app_bytes_add(0, 2 * (size_t)(size + 2), (size_t)(size + 2) * sizeof(double));
+    return grid_bytes(size, 2);
 }
 
 static void *create(const struct app_args *args)
 {
     long n = args->size, w = n + 2;
     struct jacobi *g = app_alloc(1, sizeof *g);
-    *g = (struct jacobi){ .n = n, .w = w, .iters = iters, .epsilon = epsilon };
-    g->old = app_alloc((size_t)(w * w), sizeof *g->old);
-    g->new = app_alloc((size_t)(w * w), sizeof *g->new);
-    for (long i = 0; i < w; ++i) {
-        for (long j = 0; j < w; ++j) {
-            if (i == 0 || j == 0 || i == n + 1 || j == n + 1)
-                g->old[i * w + j] = g->new[i * w + j] = boundary(i, j, n);
-        }
-    }
+    *g = (struct jacobi){ .n = n, .w = w, .iters = grid_iters, .epsilon = grid_epsilon };
+    g->old = grid_new(n);
+    g->new = grid_new(n);
     return g;
 }
 
@@ -69,21 +48,9 @@ static int check(void *problem)
 {
     const struct jacobi *g = problem;
     long n = g->n, w = g->w;
-    for (long i = 0; i < w; ++i) {
-        for (long j = 0; j < w; ++j) {
-            if ((i == 0 || j == 0 || i == n + 1 || j == n + 1) &&
-                (!same(g->old[i * w + j], boundary(i, j, n)) ||
-                 !same(g->new[i * w + j], boundary(i, j, n)))) {
-                fprintf(stderr, "jacobi: boundary point (%ld, %ld) changed\n", i, j);
-                return 0;
-            }
-        }
-    }
-    if (g->k < 1 || g->k > g->iters || (g->k < g->iters && !(g->maxdiff < g->epsilon))) {
-        fprintf(stderr, "jacobi: %ld iterations with maxdiff %g: iters %ld, epsilon %g\n", g->k,
-                g->maxdiff, g->iters, g->epsilon);
+    if (!grid_boundary_intact("jacobi", g->old, n) || !grid_boundary_intact("jacobi", g->new, n) ||
+        !grid_iterations_agree("jacobi", g->k, g->iters, g->maxdiff, g->epsilon))
         return 0;
-    }
     double maxdiff = 0.0;
     for (long i = 1; i <= n; ++i) {
         for (long j = 1; j <= n; ++j) {
@@ -136,8 +103,7 @@ static const struct app_impl impls[] = {
 };
 
 static const struct app_option options[] = {
-    { "iters", APP_LONG, 1, 1e9, 0, 0, &iters, "the most iterations" },
-    { "epsilon", APP_DOUBLE, 0, DBL_MAX, 0, 0, &epsilon, "stop once maxdiff < epsilon" },
+    GRID_OPTIONS,
     { NULL, 0, 0, 0, 0, 0, NULL, NULL },
 };
 

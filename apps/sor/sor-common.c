@@ -1,7 +1,7 @@
 /*
  * sor-common.c - red/black SOR's setup, check and main [paper §2.2].
  *
- * The boundary and starting values of Jacobi (jacobi-common.c).  The
+ * The grid, boundary and stopping rule of Jacobi (grid.h).  The
  * default check is cheap (one pass over the grid): the boundary is
  * unchanged, every value is finite, the iteration count agrees with
  * --iters and --epsilon, and the final grid is consistent with the
@@ -15,47 +15,32 @@
  * bitwise.
  */
 #include <float.h>
-#include <string.h>
 
 #include "app.h"
+#include "grid.h"
 #include "sor.h"
 
-static long iters = 100;
-static double epsilon = 0.0;
 static double omega = 1.5;
-
-static double boundary(long i, long j, long n)
-{
-    if (i == 0)
-        return 1.0;
-    if (i == n + 1)
-        return 0.0;
-    if (j == 0)
-        return (double)i / (double)(n + 1);
-    return 0.25;
-}
 
 int sor_end_iteration(struct sor *s, double maxdiff)
 {
     s->maxdiff = maxdiff;
-    return ++s->k >= s->iters || maxdiff < s->epsilon;
+    return grid_last_iteration(&s->k, s->iters, maxdiff, s->epsilon);
 }
 
 static size_t bytes(long size)
 {
-    return app_bytes_add(0, (size_t)(size + 2), (size_t)(size + 2) * sizeof(double));
+    return grid_bytes(size, 1);
 }
 
 static void *create(const struct app_args *args)
 {
     long n = args->size, w = n + 2;
     struct sor *s = app_alloc(1, sizeof *s);
-    *s = (struct sor){ .n = n, .w = w, .omega = omega, .iters = iters, .epsilon = epsilon };
-    s->x = app_alloc((size_t)(w * w), sizeof *s->x);
-    for (long i = 0; i < w; ++i)
-        for (long j = 0; j < w; ++j)
-            if (i == 0 || j == 0 || i == n + 1 || j == n + 1)
-                s->x[i * w + j] = boundary(i, j, n);
+    *s = (struct sor){
+        .n = n, .w = w, .omega = omega, .iters = grid_iters, .epsilon = grid_epsilon
+    };
+    s->x = grid_new(n);
     return s;
 }
 
@@ -63,23 +48,14 @@ static int check(void *problem)
 {
     const struct sor *s = problem;
     long n = s->n, w = s->w;
-    for (long i = 0; i < w; ++i) {
-        for (long j = 0; j < w; ++j) {
-            double v = s->x[i * w + j], b = boundary(i, j, n);
-            if ((i == 0 || j == 0 || i == n + 1 || j == n + 1) && memcmp(&v, &b, sizeof v) != 0) {
-                fprintf(stderr, "sor: boundary point (%ld, %ld) changed\n", i, j);
-                return 0;
-            }
-            if (!isfinite(v)) {
-                fprintf(stderr, "sor: point (%ld, %ld) is %g\n", i, j, v);
-                return 0;
-            }
-        }
-    }
-    if (s->k < 1 || s->k > s->iters || (s->k < s->iters && !(s->maxdiff < s->epsilon))) {
-        fprintf(stderr, "sor: %ld iterations with maxdiff %g: iters %ld, epsilon %g\n", s->k,
-                s->maxdiff, s->iters, s->epsilon);
+    if (!grid_boundary_intact("sor", s->x, n) ||
+        !grid_iterations_agree("sor", s->k, s->iters, s->maxdiff, s->epsilon))
         return 0;
+    for (long k = 0; k < w * w; ++k) {
+        if (!isfinite(s->x[k])) {
+            fprintf(stderr, "sor: point (%ld, %ld) is %g\n", k / w, k % w, s->x[k]);
+            return 0;
+        }
     }
     double scale = 0.0;
     for (long k = 0; k < w * w; ++k)
@@ -132,8 +108,7 @@ static const struct app_impl impls[] = {
 };
 
 static const struct app_option options[] = {
-    { "iters", APP_LONG, 1, 1e9, 0, 0, &iters, "the most iterations" },
-    { "epsilon", APP_DOUBLE, 0, DBL_MAX, 0, 0, &epsilon, "stop once maxdiff < epsilon" },
+    GRID_OPTIONS,
     { "omega", APP_DOUBLE, 0, 2, 1, 1, &omega, "the over-relaxation factor" },
     { NULL, 0, 0, 0, 0, 0, NULL, NULL },
 };
