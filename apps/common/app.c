@@ -432,3 +432,12 @@ void app_barrier_wait(struct app_barrier *b, struct app_barrier_self *self,
             sched_yield();
     }
 }
+
+double app_slots_max(const struct app_slot *slot, int n)
+{
+    double max = 0.0;
+    for (int t = 0; t < n; ++t)
+        if (slot[t].v > max)
+            max = slot[t].v;
+    return max;
+}

@@ -200,4 +200,8 @@ struct app_slot {
     _Alignas(APP_CACHE_LINE) double v;
 };
 
+/* The largest of n slots' values, and 0 if all are smaller (changes and
+ * residuals are never negative). */
+double app_slots_max(const struct app_slot *slot, int n);
+
 #endif /* APP_H */

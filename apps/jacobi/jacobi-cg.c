@@ -25,10 +25,7 @@ struct cg {
 static void end_iteration(void *arg)
 {
     struct cg *cg = arg;
-    double maxdiff = 0.0;
-    for (int t = 0; t < cg->nthreads; ++t)
-        if (cg->slot[t].v > maxdiff)
-            maxdiff = cg->slot[t].v;
+    double maxdiff = app_slots_max(cg->slot, cg->nthreads);
     cg->done = jacobi_end_iteration(cg->g, maxdiff);
 }
 

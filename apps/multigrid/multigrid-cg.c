@@ -24,10 +24,7 @@ struct cg {
 static void end_cycle(void *arg)
 {
     struct cg *cg = arg;
-    double correction = 0.0;
-    for (int t = 0; t < cg->nthreads; ++t)
-        if (cg->slot[t].v > correction)
-            correction = cg->slot[t].v;
+    double correction = app_slots_max(cg->slot, cg->nthreads);
     cg->done = mg_end_cycle(cg->g, correction);
 }
 
@@ -73,10 +70,7 @@ void multigrid_cg(void *problem, int servers)
     cg->slot = app_alloc((size_t)servers, sizeof *cg->slot);
     app_barrier_init(&cg->barrier, servers);
     app_threads_run(servers, strip, cg);
-    g->residual = 0.0;
-    for (int t = 0; t < servers; ++t)
-        if (cg->slot[t].v > g->residual)
-            g->residual = cg->slot[t].v;
+    g->residual = app_slots_max(cg->slot, servers);
     app_free(cg->slot);
     app_free(cg);
 }
