@@ -14,6 +14,7 @@
 #ifndef FILAMENTS_H
 #define FILAMENTS_H
 
+#include <limits.h>
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -121,6 +122,39 @@ typedef int (*f_seq_func)(void *arg);
 
 F_API int f_new_barrier(f_seq_func seq, void *arg);
 F_API int f_iterative_thread(int server, f_func fn, long i, long j, void *arg);
+
+/*
+ * The creation fast path, inline: from the main thread between runs, a
+ * filament that extends the run last created on its server (same fn, i
+ * and arg, the next j) is one store.  The rest goes to the library.
+ */
+struct f_run_ {
+    f_func fn_;
+    void *arg_;
+    long i_;
+    long j_first_;
+    long j_last_;
+};
+
+/* Per server, the current phase's last run (or NULL); how many of them may
+ * be used now: f_num_servers() between runs, else 0.  Private. */
+extern F_API struct f_run_ **f_iter_last_;
+extern F_API unsigned f_iter_open_;
+
+static inline int f_iterative_thread_inline_(int server, f_func fn, long i, long j, void *arg)
+{
+    if ((unsigned)server < f_iter_open_) {
+        struct f_run_ *r = f_iter_last_[server];
+        if (r != (struct f_run_ *)0 && r->fn_ == fn && r->i_ == i && r->arg_ == arg &&
+            r->j_last_ != LONG_MAX && j == r->j_last_ + 1) {
+            r->j_last_ = j;
+            return 0;
+        }
+    }
+    return (f_iterative_thread)(server, fn, i, j, arg);
+}
+#define f_iterative_thread(server, fn, i, j, arg)                                              \
+    f_iterative_thread_inline_((server), (fn), (i), (j), (arg))
 
 /*
  * Range versions.  A run of filaments created one after the other with the
@@ -264,6 +298,18 @@ static inline struct f_task_ *f_pop_(long kind)
     return (struct f_task_ *)0;
 }
 
+/* Call an untyped child here, as a filament of its own: its joins stop at
+ * its own children, and what it leaves unjoined is joined as it returns. */
+static inline void f_call_child_(struct f_deque_ *d, f_func fn, long i, long j, void *arg)
+{
+    size_t saved = d->base_;
+    d->base_ = d->bottom_;
+    fn(i, j, arg);
+    if (d->bottom_ != d->base_)
+        (f_join)();
+    d->base_ = saved;
+}
+
 /* An untyped fork: push it, or, where the library prunes, call it. */
 static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 {
@@ -273,7 +319,7 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
     d = f_deque_;
     if (fn != (f_func)0 && F_LOAD_RELAXED_(&d->limit_) != 0 && d->bottom_ >= d->prune_) {
         d->pruned_++;
-        fn(i, j, arg);
+        f_call_child_(d, fn, i, j, arg);
         return 0;
     }
     return (f_fork)(fn, i, j, arg);
@@ -286,14 +332,8 @@ static inline int f_join_inline_(void)
 {
     struct f_deque_ *d = f_deque_;
     struct f_task_ *t;
-    while (d->bottom_ > d->base_ && (t = f_pop_(F_KIND_VOID_)) != (struct f_task_ *)0) {
-        size_t saved = d->base_;
-        d->base_ = d->bottom_;
-        ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
-        if (d->bottom_ != d->base_)
-            (f_join)();
-        d->base_ = saved;
-    }
+    while (d->bottom_ > d->base_ && (t = f_pop_(F_KIND_VOID_)) != (struct f_task_ *)0)
+        f_call_child_(d, (f_func)t->fn_, t->i_, t->j_, t->arg_);
     return d->bottom_ == d->base_ ? 0 : (f_join)();
 }
 #define f_join() f_join_inline_()
@@ -388,6 +428,29 @@ static inline void f_reduce_inline_(f_reduction *r, double v)
     }
 }
 #define f_reduce(r, v) f_reduce_inline_((r), (v))
+
+/*
+ * The same for a reduction whose operation the caller knows: no dispatch on
+ * the operation, so a loop over points (a range version) keeps only the
+ * compare or the add.  Use each only on a reduction made with its op.
+ */
+static inline double *f_reduce_slot_(f_reduction *r)
+{
+    return r->slots_ + (size_t)f_self_index_ * r->stride_;
+}
+static inline void f_reduce_sum(f_reduction *r, double v) { *f_reduce_slot_(r) += v; }
+static inline void f_reduce_min(f_reduction *r, double v)
+{
+    double *slot = f_reduce_slot_(r);
+    if (v < *slot)
+        *slot = v;
+}
+static inline void f_reduce_max(f_reduction *r, double v)
+{
+    double *slot = f_reduce_slot_(r);
+    if (v > *slot)
+        *slot = v;
+}
 
 /* ----------------------------------------------------------------- locks */
 

@@ -68,7 +68,7 @@ static void end_episode(struct fi_server *me, AO_t episode_no)
     /* Release: the sequential code's writes, the next episode and the reset
      * count, before the waiters leave; pairs with episode_over(). */
     AO_store_release(&fi_lib.episode_no, episode_no + 1);
-    fi_wake_all();
+    fi_wake_all(&fi_lib.servers_wait);
 }
 
 struct idle_wait {
@@ -87,11 +87,9 @@ static int episode_over(void *ctx)
  * kind may create the other. */
 void fi_episode_drain(struct fi_server *me)
 {
-    do {
+    do
         fi_rtc_drain(me);
-        fi_forkjoin_drain(me);
-    } while (AO_load(&me->inbox.count) != 0 || fi_queue_nonempty(&me->pinned) ||
-             fi_queue_nonempty(&me->any));
+    while (fi_forkjoin_drain(me));
 }
 
 /* Ask every server with no public fork/join work for some. */
@@ -123,7 +121,8 @@ struct fi_episode fi_episode_finish(struct fi_server *me, AO_t *episode_no)
         int helped = 0;
         while (!helped) {
             request_work(me);
-            fi_wait_until(episode_over, &w, &me->stats.idle_ns);
+            fi_wait_until(&fi_lib.servers_wait, episode_over, &w, fi_lib.oversubscribed,
+                          &me->stats.idle_ns);
             if (AO_load_acquire(&fi_lib.episode_no) != w.episode_no)
                 goto over;
             if (reactivate()) {

@@ -194,9 +194,12 @@ static void join_to(struct fi_server *me, size_t base, int all)
         pop(me);
 }
 
-void fi_forkjoin_drain(struct fi_server *me)
+int fi_forkjoin_drain(struct fi_server *me)
 {
+    if (me->deque.own.bottom_ == 0)
+        return 0;
     join_to(me, 0, 1);
+    return 1;
 }
 
 int (f_join)(void)
@@ -303,7 +306,10 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
         return F_ENOMEM;
     d->own.pruned_++;
     if (seq != NULL) {
-        if (fi_lib.nservers > 1 && fi_lib.prune == F_PRUNE_AUTO)
+        /* A pruned subtree runs without forks, so no thief's request gets
+         * an answer until it is done: leave thieves something first. */
+        AO_t ts = AO_load(&d->ts);
+        if (fi_lib.nservers > 1 && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
             fi_steal_publish(me);
         seq(i, j, arg);
         return F_OK;

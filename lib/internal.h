@@ -12,6 +12,10 @@
 #ifndef FI_INTERNAL_H
 #define FI_INTERNAL_H
 
+#ifdef HAVE_CONFIG_H
+#include "config.h"  /* FI_CACHE_LINE, FI_TSAN */
+#endif
+
 #include <pthread.h>
 #include <stddef.h>
 
@@ -94,8 +98,8 @@ struct fi_lib {
     /* Written by f_initialize and f_finalize only. */
     volatile AO_t state;  /* enum fi_state, read by any thread that calls in */
     int nservers;
-    int oversubscribed;   /* more servers than online cores: spin less */
-    int servers_fill_cores; /* no core left for the main thread to spin on */
+    int oversubscribed;   /* more servers than online cores: waits in a run cede */
+    int servers_fill_cores; /* no core left for the main thread: waits between runs cede */
     int print_stats;
     struct fi_server *servers;
 
@@ -107,6 +111,9 @@ struct fi_lib {
     struct fi_range_version { f_func point; f_range_func range; } *ranges;
     int nranges, ranges_cap;
 
+    /* Set once an F_ANY RTC filament exists in this run: until then idle
+     * servers need not look at each other's F_ANY queues. */
+    _Alignas(FI_CACHE_LINE) volatile AO_t any_used;
     /* The run: main -> servers. */
     _Alignas(FI_CACHE_LINE) volatile AO_t run_gen;
     volatile AO_t shutdown;
@@ -120,7 +127,9 @@ struct fi_lib {
     _Alignas(FI_CACHE_LINE) volatile AO_t episode_no;
     struct fi_episode episode;
 
-    _Alignas(FI_CACHE_LINE) struct fi_waitset waitset;
+    /* Sleeping servers, and the main thread asleep in f_parallel. */
+    _Alignas(FI_CACHE_LINE) struct fi_waitset servers_wait;
+    _Alignas(FI_CACHE_LINE) struct fi_waitset main_wait;
 };
 
 extern FI_HIDDEN struct fi_lib fi_lib;
@@ -156,6 +165,9 @@ FI_HIDDEN void fi_phases_free(void);
 FI_HIDDEN int fi_phases_count(void);
 FI_HIDDEN int fi_phase_barrier_code(struct fi_server *me, int phase);
 FI_HIDDEN FI_MUST_CHECK int fi_phase_adopt(void *block);
+FI_HIDDEN FI_MUST_CHECK int fi_phase_cursors_init(void);
+FI_HIDDEN void fi_phase_cursors_free(void);
+FI_HIDDEN void fi_phase_cursors_open(int open);
 FI_HIDDEN void fi_phase_disown_last(void);
 
 /* episode.c */
@@ -166,7 +178,7 @@ FI_HIDDEN struct fi_episode fi_episode_finish(struct fi_server *me, AO_t *episod
 /* forkjoin.c */
 FI_HIDDEN FI_MUST_CHECK int fi_deque_init(struct fi_deque *d);
 FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
-FI_HIDDEN void fi_forkjoin_drain(struct fi_server *me);
+FI_HIDDEN int fi_forkjoin_drain(struct fi_server *me);  /* 1 if it ran anything */
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
 FI_HIDDEN void fi_task_run(struct fi_server *me, struct f_task_ *t);
@@ -198,6 +210,8 @@ FI_HIDDEN FI_MUST_CHECK void *fi_alloc(size_t size);
 FI_HIDDEN FI_MUST_CHECK void *fi_alloc_aligned(size_t size);
 FI_HIDDEN FI_MUST_CHECK void *fi_realloc(void *p, size_t size);
 FI_HIDDEN FI_MUST_CHECK void *fi_alloc_zeroed_pages(size_t size);
+FI_HIDDEN FI_MUST_CHECK void *fi_alloc_big(size_t size);
+FI_HIDDEN void fi_free_big(void *p, size_t size);
 FI_HIDDEN void fi_free_pages(void *p, size_t size);
 FI_HIDDEN void fi_free(void *p);
 FI_HIDDEN extern long fi_alloc_fail_at;  /* tests: the k-th allocation fails (0: never) */

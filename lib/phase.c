@@ -21,20 +21,27 @@
 
 #include "internal.h"
 
+/* A run: filaments j_first .. j_last (inclusive, so that a run may end at
+ * LONG_MAX) of fn(i, j, arg).  The inline f_iterative_thread in filaments.h
+ * extends the last run of a server through struct f_run_, the same layout. */
 struct fi_run {
     f_func fn;
     void *arg;
     long i;
     long j_first;
-    long j_last;  /* inclusive, so that a run may end at LONG_MAX */
+    long j_last;
 };
+_Static_assert(sizeof(struct fi_run) == sizeof(struct f_run_) &&
+                   offsetof(struct fi_run, j_last) == offsetof(struct f_run_, j_last_),
+               "fi_run is f_run_");
 
 struct fi_runs {
     _Alignas(FI_CACHE_LINE) struct fi_run *run;
     size_t n, cap;
-    unsigned long filaments;
+    unsigned long closed;  /* filaments in every run but the last */
     int backward;  /* the direction of this server's next pass; owner only */
 };
+
 
 struct fi_phase {
     f_seq_func seq;
@@ -44,6 +51,45 @@ struct fi_phase {
     void **owned;    /* argument blocks of variable-argument filaments */
     size_t nowned, owned_cap;
 };
+
+F_API struct f_run_ **f_iter_last_;
+F_API unsigned f_iter_open_;
+
+static unsigned long length(const struct fi_run *r)
+{
+    return (unsigned long)r->j_last - (unsigned long)r->j_first + 1;
+}
+
+/* Filaments of the phase on one server. */
+static unsigned long filaments(const struct fi_runs *rs)
+{
+    return rs->closed + (rs->n > 0 ? length(&rs->run[rs->n - 1]) : 0);
+}
+
+int fi_phase_cursors_init(void)
+{
+    f_iter_last_ = fi_alloc((size_t)fi_lib.nservers * sizeof *f_iter_last_);
+    return f_iter_last_ != NULL ? F_OK : F_ENOMEM;
+}
+
+void fi_phase_cursors_free(void)
+{
+    f_iter_open_ = 0;
+    fi_free(f_iter_last_);
+    f_iter_last_ = NULL;
+}
+
+/* Open the inline path to the main thread (between runs), or close it.
+ * Only the last phase's runs may be extended. */
+void fi_phase_cursors_open(int open)
+{
+    for (int s = 0; s < fi_lib.nservers; ++s) {
+        struct fi_runs *rs = fi_lib.nphases > 0 ? &fi_lib.phases[fi_lib.nphases - 1].per_server[s]
+                                                : NULL;
+        f_iter_last_[s] = rs != NULL && rs->n > 0 ? (struct f_run_ *)&rs->run[rs->n - 1] : NULL;
+    }
+    f_iter_open_ = open ? (unsigned)fi_lib.nservers : 0;
+}
 
 int fi_phases_count(void)
 {
@@ -107,7 +153,9 @@ int f_new_barrier(f_seq_func seq, void *arg)
     fi_lib.phases[fi_lib.nphases] = (struct fi_phase){
         .seq = seq, .arg = arg, .per_server = per_server, .any_server = -1
     };
-    return fi_lib.nphases++;
+    int id = fi_lib.nphases++;
+    fi_phase_cursors_open(1);    /* the new phase has no runs yet */
+    return id;
 }
 
 static int extends(const struct fi_runs *rs, f_func fn, long i, long j, void *arg)
@@ -131,12 +179,12 @@ static int place_any(struct fi_phase *ph, f_func fn, long i, long j, void *arg)
         return ph->any_server;
     int best = 0;
     for (int s = 1; s < fi_lib.nservers; ++s)
-        if (ph->per_server[s].filaments < ph->per_server[best].filaments)
+        if (filaments(&ph->per_server[s]) < filaments(&ph->per_server[best]))
             best = s;
     return best;
 }
 
-int f_iterative_thread(int server, f_func fn, long i, long j, void *arg)
+int (f_iterative_thread)(int server, f_func fn, long i, long j, void *arg)
 {
     if (fi_check_main_between_runs() < 0 || fi_lib.nphases == 0)
         return F_ESTATE;
@@ -148,12 +196,14 @@ int f_iterative_thread(int server, f_func fn, long i, long j, void *arg)
     struct fi_runs *rs = &ph->per_server[server];
     if (extends(rs, fn, i, j, arg)) {
         rs->run[rs->n - 1].j_last = j;
-    } else {
-        if (grow((void **)&rs->run, &rs->cap, rs->n, sizeof *rs->run) < 0)
-            return F_ENOMEM;
-        rs->run[rs->n++] = (struct fi_run){ fn, arg, i, j, j };
+        return F_OK;
     }
-    rs->filaments++;
+    if (grow((void **)&rs->run, &rs->cap, rs->n, sizeof *rs->run) < 0)
+        return F_ENOMEM;
+    if (rs->n > 0)
+        rs->closed += length(&rs->run[rs->n - 1]);
+    rs->run[rs->n++] = (struct fi_run){ fn, arg, i, j, j };
+    f_iter_last_[server] = (struct f_run_ *)&rs->run[rs->n - 1];  /* it may have moved */
     return F_OK;
 }
 
@@ -223,9 +273,13 @@ static inline void run_one(const struct fi_run *r, struct range_cache *c)
         c->range(r->i, r->j_first, r->j_last + 1, r->arg);
         return;
     }
+    /* Locals: the calls could change *r for all the compiler knows. */
+    f_func fn = r->fn;
+    long i = r->i, last = r->j_last;
+    void *arg = r->arg;
     for (long j = r->j_first;; ++j) {
-        r->fn(r->i, j, r->arg);
-        if (j == r->j_last)
+        fn(i, j, arg);
+        if (j == last)
             break;
     }
 }
@@ -241,5 +295,5 @@ void fi_phase_pass(struct fi_server *me, int phase)
         for (size_t r = rs->n; r-- > 0;)
             run_one(&rs->run[r], &cache);
     rs->backward ^= 1;
-    me->stats.filaments_run += rs->filaments;
+    me->stats.filaments_run += filaments(rs);
 }

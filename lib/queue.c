@@ -5,9 +5,14 @@
  */
 #include "internal.h"
 
+static size_t chunk_bytes(size_t cap)
+{
+    return sizeof(struct fi_chunk) + cap * sizeof(struct fi_desc);
+}
+
 static struct fi_chunk *new_chunk(size_t cap)
 {
-    struct fi_chunk *c = fi_alloc(sizeof *c + cap * sizeof(struct fi_desc));
+    struct fi_chunk *c = fi_alloc_big(chunk_bytes(cap));
     if (c == NULL)
         return NULL;
     AO_store(&c->next, 0);
@@ -53,7 +58,7 @@ void fi_queue_destroy(struct fi_queue *q)
     struct fi_chunk *c = q->origin;
     while (c != NULL) {
         struct fi_chunk *n = next_of(c);
-        fi_free(c);
+        fi_free_big(c, chunk_bytes(c->cap));
         c = n;
     }
     q->origin = q->last = NULL;
@@ -85,14 +90,15 @@ struct fi_chunk *fi_queue_next_chunk(struct fi_queue *q, struct fi_chunk *c)
     struct fi_chunk *n = next_of(c);
     if (n == NULL || AO_load(&c->head) < c->cap)
         return NULL;
-    /* Any taker may move the hint; a stale value only costs a retry. */
-    AO_compare_and_swap(&q->first, (AO_t)c, (AO_t)n);
+    /* Any taker may move the hint; a stale value only costs a retry.
+     * Release: n as we acquired it (next_of), for whoever loads first. */
+    AO_compare_and_swap_release(&q->first, (AO_t)c, (AO_t)n);
     return n;
 }
 
 struct fi_desc *fi_queue_take_slow(struct fi_queue *q)
 {
-    struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);
+    struct fi_chunk *c = (struct fi_chunk *)AO_load_acquire(&q->first);
     while ((c = fi_queue_next_chunk(q, c)) != NULL) {
         AO_t h = AO_load(&c->head);
         if (h < AO_load(&c->tail)) {
@@ -111,7 +117,7 @@ struct fi_desc *fi_queue_take_slow(struct fi_queue *q)
  */
 size_t fi_queue_claim(struct fi_queue *q, size_t max, struct fi_desc **first)
 {
-    struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);
+    struct fi_chunk *c = (struct fi_chunk *)AO_load_acquire(&q->first);
     for (;;) {
         AO_t h = AO_load(&c->head);
         AO_t t = AO_load_acquire(&c->tail);
@@ -136,7 +142,7 @@ size_t fi_queue_claim(struct fi_queue *q, size_t max, struct fi_desc **first)
 /* Is there work to claim?  A hint: it may change as soon as it is read. */
 int fi_queue_nonempty(const struct fi_queue *q)
 {
-    for (const struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first); c != NULL;
+    for (const struct fi_chunk *c = (struct fi_chunk *)AO_load_acquire(&q->first); c != NULL;
          c = next_of(c))
         if (AO_load(&c->head) < AO_load(&c->tail))
             return 1;
@@ -147,7 +153,7 @@ int fi_queue_nonempty(const struct fi_queue *q)
 size_t fi_queue_length(const struct fi_queue *q)
 {
     size_t n = 0;
-    for (const struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first); c != NULL;
+    for (const struct fi_chunk *c = (struct fi_chunk *)AO_load_acquire(&q->first); c != NULL;
          c = next_of(c))
     {
         AO_t h = AO_load(&c->head);   /* head first: tail only grows past it */

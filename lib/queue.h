@@ -56,7 +56,7 @@ static inline FI_MUST_CHECK int fi_queue_push(struct fi_queue *q, const struct f
 /* The oldest descriptor of a private queue, or NULL.  Owner only. */
 static inline struct fi_desc *fi_queue_take(struct fi_queue *q)
 {
-    struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);
+    struct fi_chunk *c = (struct fi_chunk *)AO_load_acquire(&q->first);
     AO_t h = AO_load(&c->head);
     if (FI_LIKELY(h < AO_load(&c->tail))) {
         AO_store(&c->head, h + 1);
@@ -73,7 +73,7 @@ static inline struct fi_desc *fi_queue_take(struct fi_queue *q)
 static inline unsigned long fi_queue_run_all(struct fi_queue *q)
 {
     unsigned long ran = 0;
-    for (struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);;) {
+    for (struct fi_chunk *c = (struct fi_chunk *)AO_load_acquire(&q->first);;) {
         AO_t h = AO_load(&c->head), t;
         while (h < (t = AO_load(&c->tail))) {
             AO_store(&c->head, t);

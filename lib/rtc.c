@@ -44,7 +44,7 @@ static int push_inbox(struct fi_server *to, const struct fi_desc *d)
         AO_fetch_and_sub1(&fi_lib.busy);
         return rc;
     }
-    fi_wake_all();
+    fi_wake_all(&fi_lib.servers_wait);
     return F_OK;
 }
 
@@ -126,6 +126,7 @@ int fi_rtc_create(int server, const struct fi_desc *d)
             return F_EINVAL;
         if (server == F_ANY) {
             server = (int)(fi_lib.any_next++ % (unsigned)fi_lib.nservers);
+            AO_store(&fi_lib.any_used, 1);
             return fi_queue_push(&fi_lib.servers[server].any, d);
         }
         int rc = fi_queue_push(&fi_lib.servers[server].pinned, d);
@@ -141,8 +142,11 @@ int fi_rtc_create(int server, const struct fi_desc *d)
     if (server != F_ANY)
         return push_inbox(&fi_lib.servers[server], d);
     int rc = fi_queue_push(&me->any, d);
-    if (rc == F_OK)
-        fi_wake_all();
+    if (rc == F_OK) {
+        if (AO_load(&fi_lib.any_used) == 0)
+            AO_store(&fi_lib.any_used, 1);    /* published by the wake's fence */
+        fi_wake_all(&fi_lib.servers_wait);
+    }
     return rc;
 }
 
@@ -182,6 +186,8 @@ int fi_rtc_visible(const struct fi_server *me)
 {
     if (AO_load(&me->inbox.count) != 0)
         return 1;
+    if (AO_load(&fi_lib.any_used) == 0)
+        return 0;
     for (int k = 0; k < fi_lib.nservers; ++k)
         if (fi_queue_nonempty(&fi_lib.servers[k].any))
             return 1;

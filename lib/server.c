@@ -56,7 +56,8 @@ static void *server_main(void *arg)
     f_self_index_ = me->index;
     struct run_wait w = { .gen = 0 };
     for (;;) {
-        fi_wait_until(run_posted, &w, NULL);
+        /* Between runs the main thread needs a core to post the next one. */
+        fi_wait_until(&fi_lib.servers_wait, run_posted, &w, fi_lib.servers_fill_cores, NULL);
         if (AO_load_acquire(&fi_lib.shutdown))
             return NULL;
         w.gen = AO_load(&fi_lib.run_gen);
@@ -64,7 +65,7 @@ static void *server_main(void *arg)
         /* Release: this server's writes (results, statistics) before the
          * main thread returns from f_parallel; pairs with all_checked_out. */
         if (AO_fetch_and_add1_release(&fi_lib.checked_out) == (AO_t)fi_lib.nservers - 1)
-            fi_wake_all();
+            fi_wake_all(&fi_lib.main_wait);
     }
 }
 
@@ -111,7 +112,7 @@ static FI_MUST_CHECK int alloc_servers(int n)
 static void stop_threads(int n)
 {
     AO_store_release(&fi_lib.shutdown, 1);
-    fi_wake_all();
+    fi_wake_all(&fi_lib.servers_wait);
     for (int k = 0; k < n; ++k)
         pthread_join(fi_lib.servers[k].thread, NULL);
 }
@@ -158,24 +159,33 @@ int f_initialize(int nservers)
     AO_store(&fi_lib.episode_no, 0);
     fi_lib.episode.kind = FI_EPISODE_DONE;
 
-    if ((rc = fi_waitset_init(&fi_lib.waitset)) < 0)
+    if ((rc = fi_waitset_init(&fi_lib.servers_wait)) < 0)
         return rc;
+    if ((rc = fi_waitset_init(&fi_lib.main_wait)) < 0)
+        goto undo_servers_wait;
     if ((rc = alloc_servers(nservers)) < 0)
-        goto undo_waitset;
+        goto undo_main_wait;
     if ((rc = fi_rtc_cursors_init()) < 0)
         goto undo_servers;
+    if ((rc = fi_phase_cursors_init()) < 0)
+        goto undo_rtc_cursors;
     if ((rc = start_threads()) < 0)
-        goto undo_cursors;
+        goto undo_phase_cursors;
     fi_rtc_cursors_open(1);
+    fi_phase_cursors_open(1);
     AO_store_release(&fi_lib.state, FI_READY);
     return F_OK;
 
-undo_cursors:
+undo_phase_cursors:
+    fi_phase_cursors_free();
+undo_rtc_cursors:
     fi_rtc_cursors_free();
 undo_servers:
     destroy_servers(nservers);
-undo_waitset:
-    fi_waitset_destroy(&fi_lib.waitset);
+undo_main_wait:
+    fi_waitset_destroy(&fi_lib.main_wait);
+undo_servers_wait:
+    fi_waitset_destroy(&fi_lib.servers_wait);
     return rc;
 }
 
@@ -189,11 +199,13 @@ void f_finalize(void)
     fi_phases_free();
     fi_owned_free_all();
     fi_rtc_cursors_free();
+    fi_phase_cursors_free();
     fi_free(fi_lib.ranges);
     fi_lib.ranges = NULL;
     fi_lib.nranges = fi_lib.ranges_cap = 0;
     destroy_servers(fi_lib.nservers);
-    fi_waitset_destroy(&fi_lib.waitset);
+    fi_waitset_destroy(&fi_lib.main_wait);
+    fi_waitset_destroy(&fi_lib.servers_wait);
     fi_lib.nservers = 0;
     AO_store_release(&fi_lib.state, FI_UNINIT);
 }
@@ -209,21 +221,24 @@ int f_parallel(void)
         return F_ESTATE;
     AO_store(&fi_lib.state, FI_RUNNING);
     fi_rtc_cursors_open(0);
+    fi_phase_cursors_open(0);
     fi_episode_begin_run();
     AO_store(&fi_lib.checked_out, 0);
     /* Release: every filament, phase and argument created so far, before
      * the servers see the run; pairs with run_posted. */
     AO_store_release(&fi_lib.run_gen, AO_load(&fi_lib.run_gen) + 1);
-    fi_wake_all();
-    fi_wait_until(all_checked_out, NULL, NULL);
+    fi_wake_all(&fi_lib.servers_wait);
+    fi_wait_until(&fi_lib.main_wait, all_checked_out, NULL, fi_lib.servers_fill_cores, NULL);
 
     /* Each run consumes what was created before it. */
     fi_phases_free();
+    AO_store(&fi_lib.any_used, 0);
     for (int k = 0; k < fi_lib.nservers; ++k) {
         fi_queue_reset(&fi_lib.servers[k].any);
         fi_queue_reset(&fi_lib.servers[k].pinned);
     }
     fi_rtc_cursors_open(1);
+    fi_phase_cursors_open(1);
     AO_store(&fi_lib.state, FI_READY);
     return F_OK;
 }

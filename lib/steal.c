@@ -30,8 +30,8 @@ void fi_steal_publish(struct fi_server *me)
     d->split = split;
     AO_store(&d->splitreq, 0);
     fi_forkjoin_bounds(d);
-    if (AO_load(&fi_lib.waitset.sleepers) != 0)
-        fi_wake_all();
+    if (AO_load(&fi_lib.servers_wait.sleepers) != 0)
+        fi_wake_all(&fi_lib.servers_wait);
 }
 
 /* Ask the owner for work: its next fork takes the slow path and publishes. */

@@ -40,9 +40,8 @@ static unsigned long now_ns(void)
     return (unsigned long)t.tv_sec * 1000000000UL + (unsigned long)t.tv_nsec;
 }
 
-static void sleep_until(fi_ready_fn ready, void *ctx)
+static void sleep_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx)
 {
-    struct fi_waitset *w = &fi_lib.waitset;
     pthread_mutex_lock(&w->mutex);
     AO_fetch_and_add1(&w->sleepers);
     /* Full: our announcement before the re-check; pairs with fi_wake_all. */
@@ -53,32 +52,30 @@ static void sleep_until(fi_ready_fn ready, void *ctx)
     pthread_mutex_unlock(&w->mutex);
 }
 
-void fi_wait_until(fi_ready_fn ready, void *ctx, unsigned long *idle_ns)
+void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
+                   unsigned long *idle_ns)
 {
     if (ready(ctx))
         return;
     unsigned long start = idle_ns != NULL ? now_ns() : 0;
-    /* An oversubscribed machine needs the core we would spin on; so do the
-     * servers when the main thread waits for a run and they fill every core. */
-    int busy_cores = fi_self != NULL ? fi_lib.oversubscribed : fi_lib.servers_fill_cores;
-    int spins = busy_cores ? FI_SPIN_POLLS / 64 : FI_SPIN_POLLS;
-    int yields = fi_self == NULL && busy_cores ? 0 : FI_YIELD_POLLS;
+    /* A waiter that must cede its core polls briefly, then yields: the
+     * thread it waits for may be runnable on this very core. */
+    int spins = cede ? FI_SPIN_POLLS / 64 : FI_SPIN_POLLS;
     int ok = 0;
     for (int k = 0; k < spins && !(ok = ready(ctx)); ++k)
         fi_cpu_relax();
-    for (int k = 0; k < yields && !ok; ++k) {
+    for (int k = 0; k < FI_YIELD_POLLS && !ok; ++k) {
         sched_yield();
         ok = ready(ctx);
     }
     if (!ok)
-        sleep_until(ready, ctx);
+        sleep_until(w, ready, ctx);
     if (idle_ns != NULL)
         *idle_ns += now_ns() - start;
 }
 
-void fi_wake_all(void)
+void fi_wake_all(struct fi_waitset *w)
 {
-    struct fi_waitset *w = &fi_lib.waitset;
     /* Full: what the caller published before our look at sleepers. */
     AO_nop_full();
     if (AO_load(&w->sleepers) == 0)

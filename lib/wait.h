@@ -1,8 +1,8 @@
 /*
  * wait.h - waiting without burning the machine: poll with a pause, then
- * yield, then sleep on the library's one condition variable.  Used by
- * servers parked between runs, idle servers in a run, servers at a barrier,
- * and the main thread in f_parallel.
+ * yield, then sleep on a condition variable: the servers' (parked between
+ * runs, idle in a run, at a barrier) or the main thread's (in f_parallel),
+ * so that the servers' wakers never pay for the sleeping main thread.
  */
 #ifndef FI_WAIT_H
 #define FI_WAIT_H
@@ -13,11 +13,15 @@ typedef int (*fi_ready_fn)(void *ctx);
 FI_HIDDEN FI_MUST_CHECK int fi_waitset_init(struct fi_waitset *w);
 FI_HIDDEN void fi_waitset_destroy(struct fi_waitset *w);
 
-/* Return once ready(ctx) is true.  Adds the time waited to *idle_ns if not NULL. */
-FI_HIDDEN void fi_wait_until(fi_ready_fn ready, void *ctx, unsigned long *idle_ns);
+/* Return once ready(ctx) is true; sleep, if it comes to that, on w.  Set
+ * cede when the thread that will make ready() true may need this core (more
+ * threads than cores): the wait then polls briefly and yields early.  Adds
+ * the time waited to *idle_ns if not NULL. */
+FI_HIDDEN void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
+                             unsigned long *idle_ns);
 
 /* Call after publishing what a waiter's ready() looks for (with a release
- * or stronger): wakes the sleepers, if there are any. */
-FI_HIDDEN void fi_wake_all(void);
+ * or stronger): wakes the sleepers of w, if there are any. */
+FI_HIDDEN void fi_wake_all(struct fi_waitset *w);
 
 #endif /* FI_WAIT_H */

@@ -4,10 +4,15 @@
  * (i - 1) * nservers / n), created with j increasing along each row so that
  * each row of a strip is one run.
  *
- * relax() computes one point and folds its change into an F_MAX reduction.
- * F_RANGE_VERSION(relax) makes relax_range(), the loop over a run that the
- * library calls once per row when f_set_range_version names it (--impl=fil);
- * without it (--impl=fil-norange) the library calls relax() per point.  The
+ * relax() computes one point and folds its change into an F_MAX reduction
+ * (f_reduce_max: the operation is known, so there is no dispatch).
+ * relax_range() is its range version, the loop over a run that the library
+ * calls once per row when f_set_range_version names it (--impl=fil); without
+ * it (--impl=fil-norange) the library calls relax() per point.  It is
+ * written out rather than made by F_RANGE_VERSION(relax) so that the run's
+ * largest change stays in a register and is reduced once per run, as the
+ * coarse-grain program keeps its strip's: through the reduction slot, every
+ * point would load and store memory that the grid stores might alias.  The
  * barrier's sequential code reads the reduction, counts the iteration and
  * swaps the grids (jacobi_end_iteration), as the paper's sequential_code().
  */
@@ -25,10 +30,24 @@ static inline void relax(long i, long j, void *arg)
 {
     struct fil *f = arg;
     struct jacobi *g = f->g;
-    f_reduce(f->maxdiff, jacobi_point(g->old, g->new, g->w, i, j));
+    f_reduce_max(f->maxdiff, jacobi_point(g->old, g->new, g->w, i, j));
 }
 
-F_RANGE_VERSION(relax)
+static void relax_range(long i, long j_begin, long j_end, void *arg)
+{
+    struct fil *f = arg;
+    struct jacobi *g = f->g;
+    const double *old = g->old;
+    double *new = g->new;
+    long w = g->w;
+    double maxdiff = 0.0;
+    for (long j = j_begin; j < j_end; ++j) {
+        double d = jacobi_point(old, new, w, i, j);
+        if (d > maxdiff)
+            maxdiff = d;
+    }
+    f_reduce_max(f->maxdiff, maxdiff);
+}
 
 static int swap_and_test(void *arg)
 {

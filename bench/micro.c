@@ -1,0 +1,501 @@
+/*
+ * micro.c - micro-benchmarks of the library's own overheads: what one empty
+ * filament, one barrier episode, one f_parallel and one queued descriptor
+ * cost.  The project's version of Price and Lowenthal's Figure 16 (empty
+ * procedure, empty thread, joining threads), which scripts/micro-overheads
+ * prints, both in nanoseconds and, under callgrind, in instructions.
+ *
+ *   micro --what=NAME [--count=N] [--servers=S] [--passes=K] [--row=R] [--rounds=R]
+ *
+ * Each NAME prints one line of key=value pairs, e.g.
+ *   what=rtc servers=1 count=1000000 rounds=3 ns_per=12.3 min=12.1 max=12.9
+ * where ns_per is the median over the rounds and min, max the extremes.
+ * `micro --what=list` prints the names.  Bad options: one line, exit 2.
+ *
+ * The empty functions are external and noinline, with an empty asm that
+ * clobbers memory, so the compiler can neither drop nor inline the calls.
+ * micro_rtc_create is external too: scripts/micro-overheads names it in
+ * callgrind's --toggle-collect to count creation alone.
+ *
+ * The `barrier` benchmark interleaves, round by round, the library's
+ * barrier (a phase with no filaments whose sequential code counts the
+ * passes), pthread_barrier_wait and a hand-rolled sense-reversing spin
+ * barrier, each with S threads, so the three lines of numbers share the
+ * machine's drift.  bench/omp-barrier measures `#pragma omp barrier`.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <unistd.h>
+
+#include <atomic_ops.h>
+
+#include "filaments.h"
+
+static const char *prog = "micro";
+
+struct options {
+    const char *what;
+    long count;
+    int servers;
+    long passes;
+    long row;
+    int rounds;
+};
+
+/* ------------------------------------------------------------ utilities */
+
+static double now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts v; the median of n values. */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* " KEY=median min=.. max=.." with the prefix for min and max. */
+static void print_stat(const char *key, const char *prefix, double *v, int n)
+{
+    double m = median(v, n);
+    printf(" %s=%.2f %smin=%.2f %smax=%.2f", key, m, prefix, v[0], prefix, v[n - 1]);
+}
+
+static void check(int rc, const char *what)
+{
+    if (rc < 0) {
+        fprintf(stderr, "%s: %s: %s\n", prog, what, f_strerror(rc));
+        exit(1);
+    }
+}
+
+/* ------------------------------------------------------ empty functions */
+
+void micro_empty(long i, long j, void *arg);
+void micro_rtc_create(long n);
+
+__attribute__((noinline)) void micro_empty(long i, long j, void *arg)
+{
+    __asm__ __volatile__("" ::: "memory");
+}
+
+/* Inlinable twin, for a range version that the compiler can make a loop. */
+static inline void empty_point(long i, long j, void *arg)
+{
+    __asm__ __volatile__("" ::: "memory");
+}
+F_RANGE_VERSION(empty_point)
+
+/* ---------------------------------------------------------- the benches */
+
+static void bench_proc(const struct options *o, double *ns)
+{
+    for (int r = 0; r < o->rounds; ++r) {
+        double t0 = now_ns();
+        for (long k = 0; k < o->count; ++k)
+            micro_empty(k, k, NULL);
+        ns[r] = (now_ns() - t0) / (double)o->count;
+    }
+}
+
+/* Distinct i and j per filament: nothing may be merged. */
+__attribute__((noinline)) void micro_rtc_create(long n)
+{
+    for (long k = 0; k < n; ++k)
+        check(f_rtc_thread(0, micro_empty, k, k, NULL), "f_rtc_thread");
+}
+
+/* ns per filament: creation and run, or (create_only) creation alone. */
+static void bench_rtc(const struct options *o, double *ns, int create_only)
+{
+    check(f_initialize(o->servers), "f_initialize");
+    for (int r = 0; r < o->rounds; ++r) {
+        double t0 = now_ns();
+        micro_rtc_create(o->count);
+        double t1 = now_ns();
+        check(f_parallel(), "f_parallel");
+        double t2 = now_ns();
+        ns[r] = ((create_only ? t1 : t2) - t0) / (double)o->count;
+    }
+    f_finalize();
+}
+
+static long passes_left;
+
+static int count_down(void *arg)
+{
+    return --passes_left > 0 ? F_NOTDONE : F_DONE;
+}
+
+enum iter_shape {
+    ALONE,  /* distinct i: one run per filament */
+    RUNS,   /* rows of o->row consecutive j, called point by point */
+    RANGE   /* the same rows, run by the range version */
+};
+
+/* One phase of `count` filaments, run for `passes` passes. */
+static void make_phase(const struct options *o, enum iter_shape shape, long passes)
+{
+    passes_left = passes;
+    check(f_new_barrier(count_down, NULL), "f_new_barrier");
+    f_func fn = shape == ALONE ? micro_empty : empty_point;
+    for (long k = 0; k < o->count; ++k) {
+        long i = shape == ALONE ? k : k / o->row;
+        int server = (int)(i % o->servers);
+        check(f_iterative_thread(server, fn, i, k, NULL), "f_iterative_thread");
+    }
+}
+
+/* ns per filament per pass; creation is not timed. */
+static void bench_iter(const struct options *o, double *ns, enum iter_shape shape)
+{
+    check(f_initialize(o->servers), "f_initialize");
+    if (shape == RANGE)
+        check(f_set_range_version(empty_point, empty_point_range), "f_set_range_version");
+    for (int r = 0; r < o->rounds; ++r) {
+        make_phase(o, shape, o->passes);
+        double t0 = now_ns();
+        check(f_parallel(), "f_parallel");
+        ns[r] = (now_ns() - t0) / ((double)o->count * (double)o->passes);
+    }
+    f_finalize();
+}
+
+/* The library's barrier: `count` episodes of a phase with no filaments. */
+static double time_fil_barrier(const struct options *o)
+{
+    passes_left = o->count;
+    check(f_new_barrier(count_down, NULL), "f_new_barrier");
+    double t0 = now_ns();
+    check(f_parallel(), "f_parallel");
+    return (now_ns() - t0) / (double)o->count;
+}
+
+struct spin_barrier {
+    _Alignas(64) volatile AO_t count;
+    _Alignas(64) volatile AO_t sense;
+    AO_t n;
+};
+
+/* Sense reversal, as in STYLE §6; yields now and then so that more threads
+ * than cores still make progress. */
+static void spin_wait(struct spin_barrier *b, AO_t *my_sense)
+{
+    AO_t sense = *my_sense ^= 1;
+    /* Full: our writes to the last arriver; if last, everyone's to us. */
+    if (AO_fetch_and_add1_full(&b->count) == b->n - 1) {
+        AO_store(&b->count, 0);
+        /* Release: the reset before the waiters leave; pairs with the loop. */
+        AO_store_release(&b->sense, sense);
+        return;
+    }
+    for (unsigned k = 1; AO_load_acquire(&b->sense) != sense; ++k) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+        if (k % 4096 == 0)
+            sched_yield();
+    }
+}
+
+struct peer_run {
+    int spin;  /* 1: the spin barrier, 0: pthread_barrier_wait */
+    long count;
+    pthread_barrier_t pb;
+    struct spin_barrier sb;
+    double ns;  /* per episode, written by thread 0 */
+};
+
+struct peer_arg {
+    struct peer_run *run;
+    int index;
+};
+
+static void peer_wait(struct peer_run *p, AO_t *sense)
+{
+    if (p->spin)
+        spin_wait(&p->sb, sense);
+    else
+        pthread_barrier_wait(&p->pb);
+}
+
+static void *peer_main(void *arg)
+{
+    struct peer_arg *a = arg;
+    struct peer_run *p = a->run;
+    AO_t sense = 0;
+    peer_wait(p, &sense);  /* every thread has started */
+    double t0 = now_ns();
+    for (long k = 0; k < p->count; ++k)
+        peer_wait(p, &sense);
+    if (a->index == 0)
+        p->ns = (now_ns() - t0) / (double)p->count;
+    return NULL;
+}
+
+/* `count` episodes of a pthread or spin barrier among S new threads. */
+static double time_peer_barrier(const struct options *o, int spin)
+{
+    struct peer_run p = { .spin = spin, .count = o->count };
+    AO_store(&p.sb.count, 0);
+    AO_store(&p.sb.sense, 0);
+    p.sb.n = (AO_t)o->servers;
+    if (pthread_barrier_init(&p.pb, NULL, (unsigned)o->servers) != 0) {
+        fprintf(stderr, "%s: pthread_barrier_init failed\n", prog);
+        exit(1);
+    }
+    pthread_t *t = malloc((size_t)o->servers * sizeof *t);
+    struct peer_arg *a = malloc((size_t)o->servers * sizeof *a);
+    if (t == NULL || a == NULL) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        exit(1);
+    }
+    for (int k = 0; k < o->servers; ++k) {
+        a[k] = (struct peer_arg){ &p, k };
+        if (pthread_create(&t[k], NULL, peer_main, &a[k]) != 0) {
+            fprintf(stderr, "%s: pthread_create failed\n", prog);
+            exit(1);
+        }
+    }
+    for (int k = 0; k < o->servers; ++k)
+        pthread_join(t[k], NULL);
+    pthread_barrier_destroy(&p.pb);
+    free(a);
+    free(t);
+    return p.ns;
+}
+
+static void bench_barrier(const struct options *o, int peers)
+{
+    double *v[3];
+    for (int m = 0; m < 3; ++m) {
+        v[m] = malloc((size_t)o->rounds * sizeof *v[m]);
+        if (v[m] == NULL) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            exit(1);
+        }
+    }
+    check(f_initialize(o->servers), "f_initialize");
+    for (int r = 0; r < o->rounds; ++r) {
+        v[0][r] = time_fil_barrier(o);
+        if (peers) {
+            v[1][r] = time_peer_barrier(o, 0);
+            v[2][r] = time_peer_barrier(o, 1);
+        }
+    }
+    f_finalize();
+    printf("what=%s servers=%d count=%ld rounds=%d", o->what, o->servers, o->count, o->rounds);
+    print_stat("ns_per", "", v[0], o->rounds);
+    if (peers) {
+        print_stat("pthread_ns_per", "pthread_", v[1], o->rounds);
+        print_stat("spin_ns_per", "spin_", v[2], o->rounds);
+    }
+    printf("\n");
+    for (int m = 0; m < 3; ++m)
+        free(v[m]);
+}
+
+static void bench_parallel(const struct options *o, double *ns)
+{
+    check(f_initialize(o->servers), "f_initialize");
+    for (int r = 0; r < o->rounds; ++r) {
+        double t0 = now_ns();
+        for (long k = 0; k < o->count; ++k)
+            check(f_parallel(), "f_parallel");
+        ns[r] = (now_ns() - t0) / (double)o->count;
+    }
+    f_finalize();
+}
+
+/* Bytes mapped by the process (/proc/self/statm): the malloc heap and the
+ * library's own mappings alike (large queue chunks come from mmap). */
+static double heap_bytes(void)
+{
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f != NULL) {
+        if (fscanf(f, "%lu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    return (double)pages * (double)sysconf(_SC_PAGESIZE);
+}
+
+/* Heap growth per filament while `count` filaments wait for f_parallel. */
+static double bytes_per(const struct options *o, int iterative, int in_run)
+{
+    check(f_initialize(o->servers), "f_initialize");
+    if (iterative) {
+        passes_left = 1;
+        check(f_new_barrier(count_down, NULL), "f_new_barrier");
+    }
+    double before = heap_bytes();
+    for (long k = 0; k < o->count; ++k) {
+        long i = in_run ? 0 : k;
+        check(iterative ? f_iterative_thread(0, micro_empty, i, k, NULL)
+                        : f_rtc_thread(0, micro_empty, i, k, NULL),
+              "create");
+    }
+    double grown = heap_bytes() - before;
+    check(f_parallel(), "f_parallel");
+    f_finalize();
+    return grown / (double)o->count;
+}
+
+static int bench_bytes(const struct options *o)
+{
+    printf("what=bytes servers=%d count=%ld rtc=%.2f iter_alone=%.2f iter_run=%.2f\n",
+           o->servers, o->count, bytes_per(o, 0, 0), bytes_per(o, 1, 0), bytes_per(o, 1, 1));
+    return 0;
+}
+
+/* ---------------------------------------------------------------- main */
+
+enum bench { PROC, RTC, RTC_CREATE, ITER, ITER_RUNS, ITER_RANGE, BARRIER, BARRIER_FIL, PARALLEL,
+             BYTES, LIST, NBENCH };
+
+static const struct {
+    const char *name;
+    const char *help;
+} benches[NBENCH] = {
+    [PROC] = { "proc", "an empty procedure call (the baseline)" },
+    [RTC] = { "rtc", "an empty RTC filament, created on server 0 and run" },
+    [RTC_CREATE] = { "rtc-create", "its creation alone" },
+    [ITER] = { "iter", "an empty iterative filament per pass, a run of its own" },
+    [ITER_RUNS] = { "iter-runs", "the same, in rows of --row consecutive j (runs)" },
+    [ITER_RANGE] = { "iter-range", "the same rows, run by a range version" },
+    [BARRIER] = { "barrier", "a barrier episode: filaments, pthread_barrier_wait, spin" },
+    [BARRIER_FIL] = { "barrier-fil", "the filaments' barrier alone" },
+    [PARALLEL] = { "parallel", "an empty f_parallel call (microseconds)" },
+    [BYTES] = { "bytes", "heap bytes per queued RTC and iterative filament" },
+    [LIST] = { "list", "print these names" },
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: %s --what=NAME [--count=N] [--servers=S] [--passes=K] [--row=R] "
+            "[--rounds=R]\n",
+            prog);
+    for (int b = 0; b < NBENCH; ++b)
+        fprintf(f, "  %-12s %s\n", benches[b].name, benches[b].help);
+}
+
+static long parse_long(const char *opt, const char *s, long min, long max)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0' || v < min || v > max) {
+        fprintf(stderr, "%s: --%s=%s: expected an integer from %ld to %ld\n", prog, opt, s, min,
+                max);
+        exit(2);
+    }
+    return v;
+}
+
+static void parse(int argc, char **argv, struct options *o, int *bench)
+{
+    static const struct option longopts[] = {
+        { "what", required_argument, NULL, 'w' },   { "count", required_argument, NULL, 'n' },
+        { "servers", required_argument, NULL, 's' }, { "passes", required_argument, NULL, 'p' },
+        { "row", required_argument, NULL, 'r' },     { "rounds", required_argument, NULL, 'R' },
+        { "help", no_argument, NULL, 'h' },          { NULL, 0, NULL, 0 }
+    };
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'w': o->what = optarg; break;
+        case 'n': o->count = parse_long("count", optarg, 1, LONG_MAX / 4); break;
+        case 's': o->servers = (int)parse_long("servers", optarg, 1, 1024); break;
+        case 'p': o->passes = parse_long("passes", optarg, 1, LONG_MAX / 4); break;
+        case 'r': o->row = parse_long("row", optarg, 1, LONG_MAX / 4); break;
+        case 'R': o->rounds = (int)parse_long("rounds", optarg, 1, 1000); break;
+        case 'h': usage(stdout); exit(0);
+        default:
+            fprintf(stderr, "%s: bad option '%s' (see --help)\n", prog, argv[optind - 1]);
+            exit(2);
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s' (see --help)\n", prog, argv[optind]);
+        exit(2);
+    }
+    if (o->what == NULL) {
+        fprintf(stderr, "%s: --what=NAME is required (see --help)\n", prog);
+        exit(2);
+    }
+    for (*bench = 0; *bench < NBENCH; ++*bench)
+        if (strcmp(o->what, benches[*bench].name) == 0)
+            return;
+    fprintf(stderr, "%s: unknown --what=%s (--what=list shows the names)\n", prog, o->what);
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    struct options o = { NULL, 1000000, 1, 10, 1000, 3 };
+    int b;
+    parse(argc, argv, &o, &b);
+    switch (b) {
+    case LIST:
+        for (int k = 0; k < NBENCH; ++k)
+            printf("%s\n", benches[k].name);
+        return 0;
+    case BYTES: return bench_bytes(&o);
+    case BARRIER:
+    case BARRIER_FIL: bench_barrier(&o, b == BARRIER); return 0;
+    default: break;
+    }
+
+    double *ns = malloc((size_t)o.rounds * sizeof *ns);
+    if (ns == NULL) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return 1;
+    }
+    const char *key = "ns_per";
+    switch (b) {
+    case PROC: bench_proc(&o, ns); break;
+    case RTC:
+    case RTC_CREATE: bench_rtc(&o, ns, b == RTC_CREATE); break;
+    case ITER: bench_iter(&o, ns, ALONE); break;
+    case ITER_RUNS: bench_iter(&o, ns, RUNS); break;
+    case ITER_RANGE: bench_iter(&o, ns, RANGE); break;
+    case PARALLEL:
+        bench_parallel(&o, ns);
+        for (int r = 0; r < o.rounds; ++r)
+            ns[r] /= 1000;
+        key = "us_per";
+        break;
+    }
+    printf("what=%s servers=%d count=%ld", o.what, o.servers, o.count);
+    if (b == ITER || b == ITER_RUNS || b == ITER_RANGE)
+        printf(" passes=%ld", o.passes);
+    if (b == ITER_RUNS || b == ITER_RANGE)
+        printf(" row=%ld", o.row);
+    printf(" rounds=%d", o.rounds);
+    print_stat(key, "", ns, o.rounds);
+    printf("\n");
+    free(ns);
+    return 0;
+}

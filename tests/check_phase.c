@@ -1,0 +1,891 @@
+/*
+ * check_phase.c - suite "phase": iterative filaments, phases and the
+ * barrier between passes [paper §2.2, §4.4].  Sequential code counting
+ * passes, phases in circular order, NULL sequential code, barrier code that
+ * runs alone (no filament early or late), back-and-forth order with runs,
+ * range versions, F_ANY iterative filaments, RTC filaments created during a
+ * pass, and a stress loop of small multi-phase jobs.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <limits.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests.h"
+
+/* ------------------------------------------------------ seq counting */
+
+struct count_job {
+    long k;          /* passes wanted */
+    long calls;      /* seq calls: barrier code runs alone, so a plain int */
+    int seen_self;   /* seq ran on a server */
+};
+
+static int count_seq(void *arg)
+{
+    struct count_job *c = arg;
+    int s = f_my_server();
+    if (s < 0 || s >= f_num_servers())
+        c->seen_self = -1;
+    return ++c->calls == c->k ? F_DONE : F_NOTDONE;
+}
+
+/* One phase, seq returns F_DONE after K passes: K passes of every filament. */
+START_TEST(test_phase_seq_counts_passes)
+{
+    int n = t_start_loop(_i);
+    static const long ks[] = { 1, 2, 50 };
+    for (int v = 0; v < 3; ++v) {
+        struct count_job c = { .k = ks[v] };
+        struct t_record *r = t_record_new(11L * n + 10);
+        ck_assert_int_ge(f_new_barrier(count_seq, &c), 0);
+        long id = 0;
+        for (int s = 0; s < n; ++s)
+            for (int k = 0; k < 11; ++k, ++id)
+                ck_assert_int_eq(f_iterative_thread(s, t_record_fn, id, 0, r), F_OK);
+        for (; id < r->n; ++id)
+            ck_assert_int_eq(f_iterative_thread(F_ANY, t_record_fn, id, 0, r), F_OK);
+        ck_assert_int_eq(f_reset_stats(), F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        T_ASSERT_NO_FAILURES();
+        ck_assert_int_eq(c.calls, ks[v]);
+        ck_assert_int_eq(c.seen_self, 0);
+        t_record_assert_runs(r, (int)ks[v]);
+        for (long k = 0; k < 11L * n; ++k)
+            T_REQUIRE_EQ(r->server[k], k / 11);
+        struct f_stats st;
+        for (int s = 0; s < n; ++s) {
+            ck_assert_int_eq(f_get_stats(s, &st), F_OK);
+            ck_assert_uint_eq(st.barrier_episodes, (unsigned long)ks[v]);
+        }
+        ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+        ck_assert_uint_eq(st.barrier_episodes, (unsigned long)(ks[v] * n));
+        ck_assert_uint_eq(st.filaments_run, (unsigned long)(ks[v] * r->n));
+        t_record_free(r);
+    }
+}
+END_TEST
+
+/* A phase with no filaments: only its barrier, K times. */
+START_TEST(test_phase_empty_phase)
+{
+    t_start_loop(_i);
+    struct count_job c = { .k = 20 };
+    ck_assert_int_ge(f_new_barrier(count_seq, &c), 0);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(c.calls, 20);
+}
+END_TEST
+
+/* Only the last server has filaments; the others only meet at the barrier. */
+START_TEST(test_phase_one_server_busy)
+{
+    int n = t_start_loop(_i);
+    struct count_job c = { .k = 30 };
+    struct t_record *r = t_record_new(100);
+    ck_assert_int_ge(f_new_barrier(count_seq, &c), 0);
+    for (long k = 0; k < r->n; ++k)
+        ck_assert_int_eq(f_iterative_thread(n - 1, t_record_fn, k, 0, r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(c.calls, 30);
+    t_record_assert_runs(r, 30);
+    t_record_free(r);
+}
+END_TEST
+
+/* --------------------------------------------------- circular order */
+
+#define MAX_ORDER 256
+#define MAX_PHASES 64
+struct order_job {
+    int nphases;
+    int done_phase;   /* the phase whose seq ends the run ... */
+    int done_call;    /* ... on its done_call-th call */
+    int calls[MAX_PHASES];
+    int order[MAX_ORDER];
+    int norder;
+    atomic_int current;  /* the phase whose filaments may run now */
+    atomic_long ran[MAX_PHASES];
+};
+
+struct order_phase {
+    struct order_job *job;
+    int phase;
+};
+
+static int order_seq(void *arg)
+{
+    struct order_phase *p = arg;
+    struct order_job *o = p->job;
+    T_EXPECT(atomic_load(&o->current) == p->phase);
+    if (o->norder < MAX_ORDER)
+        o->order[o->norder++] = p->phase;
+    atomic_store(&o->current, (p->phase + 1) % o->nphases);
+    return ++o->calls[p->phase] == o->done_call && p->phase == o->done_phase ? F_DONE
+                                                                              : F_NOTDONE;
+}
+
+static void order_filament(long i, long j, void *arg)
+{
+    struct order_phase *p = arg;
+    T_EXPECT(atomic_load(&p->job->current) == p->phase);
+    atomic_fetch_add(&p->job->ran[p->phase], 1);
+}
+
+static void run_order_job(int n, int nphases, int done_phase, int done_call)
+{
+    struct order_job o = { .nphases = nphases, .done_phase = done_phase, .done_call = done_call };
+    atomic_init(&o.current, 0);
+    struct order_phase ph[MAX_PHASES];
+    for (int p = 0; p < nphases; ++p) {
+        atomic_init(&o.ran[p], 0);
+        ph[p] = (struct order_phase){ &o, p };
+        ck_assert_int_eq(f_new_barrier(order_seq, &ph[p]), p);
+        for (int s = 0; s < n; ++s)
+            for (int k = 0; k <= p % 4; ++k)
+                ck_assert_int_eq(f_iterative_thread(s, order_filament, k, s, &ph[p]), F_OK);
+        ck_assert_int_eq(f_iterative_thread(F_ANY, order_filament, 99, 0, &ph[p]), F_OK);
+    }
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    int want = (done_call - 1) * nphases + done_phase + 1;
+    ck_assert_int_eq(o.norder, want);
+    for (int k = 0; k < o.norder; ++k)
+        ck_assert_int_eq(o.order[k], k % nphases);
+    for (int p = 0; p < nphases; ++p) {
+        long passes = p <= done_phase ? done_call : done_call - 1;
+        ck_assert_int_eq(o.calls[p], passes);
+        ck_assert_int_eq(t_ldl(&o.ran[p]), passes * ((long)n * (p % 4 + 1) + 1));
+    }
+}
+
+/* Phases run 0, 1, 2, 0, 1, 2, ... until a seq says F_DONE, after any phase. */
+START_TEST(test_phase_circular_order)
+{
+    int n = t_start_loop(_i);
+    run_order_job(n, 3, 2, 5);
+    run_order_job(n, 4, 1, 3);
+    run_order_job(n, 2, 0, 1);
+    run_order_job(n, 1, 0, 4);
+    run_order_job(n, 8, 5, 2);
+}
+END_TEST
+
+/* Many phases: the phase table grows; the order stays circular. */
+START_TEST(test_phase_many_phases)
+{
+    int n = t_start_loop(_i);
+    run_order_job(n, MAX_PHASES, MAX_PHASES - 1, 3);
+    run_order_job(n, 40, 17, 4);
+}
+END_TEST
+
+/* NULL seq: the barrier only synchronizes; another phase's seq ends the run. */
+START_TEST(test_phase_null_seq)
+{
+    int n = t_start_loop(_i);
+    struct count_job c = { .k = 25 };
+    struct t_record *r = t_record_new(3L * n);
+    ck_assert_int_ge(f_new_barrier(NULL, NULL), 0);
+    for (long k = 0; k < n; ++k)
+        ck_assert_int_eq(f_iterative_thread((int)k, t_record_fn, k, 0, r), F_OK);
+    ck_assert_int_ge(f_new_barrier(NULL, &c), 0);
+    for (long k = n; k < 2L * n; ++k)
+        ck_assert_int_eq(f_iterative_thread((int)(k % n), t_record_fn, k, 0, r), F_OK);
+    ck_assert_int_ge(f_new_barrier(count_seq, &c), 0);
+    for (long k = 2L * n; k < 3L * n; ++k)
+        ck_assert_int_eq(f_iterative_thread(F_ANY, t_record_fn, k, 0, r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(c.calls, 25);
+    t_record_assert_runs(r, 25);
+    t_record_free(r);
+}
+END_TEST
+
+/* ------------------------------------------------ barrier runs alone */
+
+/*
+ * Every filament adds 1 to the phase's counter per pass (and, in the second
+ * phase, also sends an RTC filament to the next server that adds 1 more).
+ * The seq code checks the counter is exactly passes x filaments: an early
+ * exit from the barrier shows as a short count, a late filament as a long
+ * one.  It then waits a little and checks that nothing moved while it ran.
+ */
+struct alone_job {
+    int n;
+    long per_pass[2];     /* increments per pass */
+    long passes[2];
+    atomic_long count[2];
+    atomic_int in_seq;
+    long k;
+    long short_count, long_count, moved;
+};
+
+struct alone_phase {
+    struct alone_job *job;
+    int phase;
+};
+
+static void alone_rtc(long i, long j, void *arg)
+{
+    struct alone_job *a = arg;
+    T_EXPECT(atomic_load(&a->in_seq) == 0);
+    atomic_fetch_add(&a->count[1], 1);
+}
+
+static void alone_filament(long i, long j, void *arg)
+{
+    struct alone_phase *p = arg;
+    struct alone_job *a = p->job;
+    T_EXPECT(atomic_load(&a->in_seq) == 0);
+    atomic_fetch_add(&a->count[p->phase], 1);
+    if (p->phase == 1)
+        T_EXPECT(f_rtc_thread((f_my_server() + 1) % a->n, alone_rtc, 0, 0, a) == F_OK);
+}
+
+static int alone_seq(void *arg)
+{
+    struct alone_phase *p = arg;
+    struct alone_job *a = p->job;
+    T_EXPECT(atomic_exchange(&a->in_seq, 1) == 0);
+    long want = ++a->passes[p->phase] * a->per_pass[p->phase];
+    long got = atomic_load(&a->count[p->phase]);
+    if (got < want)
+        a->short_count++;
+    if (got > want)
+        a->long_count++;
+    for (int k = 0; k < 3; ++k)
+        sched_yield();
+    t_work(2000);
+    if (atomic_load(&a->count[p->phase]) != got || atomic_load(&a->count[1 - p->phase]) !=
+        a->passes[1 - p->phase] * a->per_pass[1 - p->phase])
+        a->moved++;
+    atomic_store(&a->in_seq, 0);
+    return p->phase == 1 && a->passes[1] == a->k ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_phase_barrier_runs_alone)
+{
+    int n = t_start_loop(_i);
+    struct alone_job a = { .n = n, .k = 100 };
+    atomic_init(&a.count[0], 0);
+    atomic_init(&a.count[1], 0);
+    atomic_init(&a.in_seq, 0);
+    struct alone_phase ph[2] = { { &a, 0 }, { &a, 1 } };
+    for (int p = 0; p < 2; ++p) {
+        ck_assert_int_ge(f_new_barrier(alone_seq, &ph[p]), 0);
+        long made = 0;
+        for (int s = 0; s < n; ++s)
+            for (int k = 0; k < 5 + 3 * s; ++k, ++made)
+                ck_assert_int_eq(f_iterative_thread(s, alone_filament, k, s, &ph[p]), F_OK);
+        for (int k = 0; k < 7; ++k, ++made)
+            ck_assert_int_eq(f_iterative_thread(F_ANY, alone_filament, 100 + k, 0, &ph[p]),
+                             F_OK);
+        a.per_pass[p] = p == 0 ? made : 2 * made;
+    }
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(a.short_count, 0);
+    ck_assert_int_eq(a.long_count, 0);
+    ck_assert_int_eq(a.moved, 0);
+    ck_assert_int_eq(a.passes[0], 100);
+    ck_assert_int_eq(a.passes[1], 100);
+    ck_assert_int_eq(t_ldl(&a.count[0]), 100 * a.per_pass[0]);
+    ck_assert_int_eq(t_ldl(&a.count[1]), 100 * a.per_pass[1]);
+}
+END_TEST
+
+/* RTC filaments created during a pass (own server, next one, F_ANY) run
+ * before that pass's barrier. */
+struct pass_rtc_job {
+    int n;
+    long k, calls, per_pass;
+    atomic_long rtc;
+    long wrong;
+};
+
+static void pass_rtc_leaf(long i, long j, void *arg)
+{
+    struct pass_rtc_job *p = arg;
+    atomic_fetch_add(&p->rtc, 1);
+}
+
+static void pass_rtc_iter(long i, long j, void *arg)
+{
+    struct pass_rtc_job *p = arg;
+    int me = f_my_server();
+    T_EXPECT(f_rtc_thread(me, pass_rtc_leaf, 0, 0, p) == F_OK);
+    T_EXPECT(f_rtc_thread((me + 1) % p->n, pass_rtc_leaf, 0, 0, p) == F_OK);
+    T_EXPECT(f_rtc_thread(F_ANY, pass_rtc_leaf, 0, 0, p) == F_OK);
+}
+
+static int pass_rtc_seq(void *arg)
+{
+    struct pass_rtc_job *p = arg;
+    ++p->calls;
+    if (atomic_load(&p->rtc) != p->calls * p->per_pass)
+        p->wrong++;
+    return p->calls == p->k ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_phase_rtc_created_in_pass)
+{
+    int n = t_start_loop(_i);
+    struct pass_rtc_job p = { .n = n, .k = 40 };
+    atomic_init(&p.rtc, 0);
+    ck_assert_int_ge(f_new_barrier(pass_rtc_seq, &p), 0);
+    for (int s = 0; s < n; ++s)
+        for (int k = 0; k < 4; ++k)
+            ck_assert_int_eq(f_iterative_thread(s, pass_rtc_iter, k, s, &p), F_OK);
+    ck_assert_int_eq(f_iterative_thread(F_ANY, pass_rtc_iter, 9, 9, &p), F_OK);
+    p.per_pass = 3 * (4L * n + 1);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(p.calls, 40);
+    ck_assert_int_eq(p.wrong, 0);
+    ck_assert_int_eq(t_ldl(&p.rtc), 40 * p.per_pass);
+}
+END_TEST
+
+/* RTC filaments from main and phases in one run: all of both. */
+START_TEST(test_phase_with_rtc_from_main)
+{
+    int n = t_start_loop(_i);
+    struct t_record *r = t_record_new(1000);
+    for (long k = 0; k < 1000; ++k)
+        ck_assert_int_eq(f_rtc_thread(k % 2 ? F_ANY : (int)(k % n), t_record_fn, k, 0, r), F_OK);
+    struct count_job c = { .k = 7 };
+    atomic_long iter;
+    atomic_init(&iter, 0);
+    ck_assert_int_ge(f_new_barrier(count_seq, &c), 0);
+    for (int s = 0; s < n; ++s)
+        ck_assert_int_eq(f_iterative_thread(s, t_count_fn, 0, 0, &iter), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    t_record_assert_runs(r, 1);
+    ck_assert_int_eq(c.calls, 7);
+    ck_assert_int_eq(t_ldl(&iter), 7L * n);
+    t_record_free(r);
+}
+END_TEST
+
+/* ------------------------------------------------- back and forth */
+
+/*
+ * The pattern each server gets, in creation order.  Runs (header: same fn,
+ * i and arg, consecutive j, created one after the other) are marked by the
+ * expected run number.  Filament codes are logged as fn*10^7 + arg*10^6 +
+ * i*1000 + j (+ server*10^8).
+ */
+struct bf_fil {
+    int fn, arg;
+    long i, j;
+    int run;
+};
+
+static const struct bf_fil bf_pattern[] = {
+    { 0, 0, 1, 0, 0 }, { 0, 0, 1, 1, 0 }, { 0, 0, 1, 2, 0 }, { 0, 0, 1, 3, 0 },
+    { 0, 0, 2, 10, 1 }, { 0, 0, 2, 11, 1 }, { 0, 0, 2, 12, 1 },
+    { 0, 0, 3, 0, 2 },                       /* alone */
+    { 0, 0, 3, 2, 3 }, { 0, 0, 3, 3, 3 },    /* a gap in j: a new run */
+    { 0, 0, 4, 5, 4 }, { 0, 0, 4, 4, 5 },    /* j decreasing: two runs */
+    { 0, 1, 4, 5, 6 }, { 0, 1, 4, 6, 6 },    /* another arg: a new run */
+    { 1, 1, 4, 7, 7 }, { 1, 1, 4, 8, 7 },    /* another fn: a new run */
+    { 1, 1, 5, 9, 8 },                       /* another i: a new run */
+    { 1, 1, 5, 9, 9 },                       /* the same j again: a new run */
+    { 0, 0, 1, 4, 10 },                      /* continues run 0's j, but not right after it */
+};
+#define BF_N (sizeof bf_pattern / sizeof *bf_pattern)
+#define BF_RUNS 11
+
+struct bf_job;
+struct bf_arg {  /* two distinct args of the same job */
+    struct bf_job *job;
+    int which;
+};
+
+struct bf_job {
+    struct t_logs *logs;
+    long k, calls;
+    struct bf_arg args[2];
+};
+
+static void bf_log(int fn, long i, long j, void *arg)
+{
+    const struct bf_arg *a = arg;
+    t_log(a->job->logs,
+          (long)f_my_server() * 100000000L + fn * 10000000L + a->which * 1000000L + i * 1000 + j);
+}
+
+static void bf_fn0(long i, long j, void *arg) { bf_log(0, i, j, arg); }
+static void bf_fn1(long i, long j, void *arg) { bf_log(1, i, j, arg); }
+
+static int bf_seq(void *arg)
+{
+    struct bf_job *b = arg;
+    return ++b->calls == b->k ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_phase_back_and_forth)
+{
+    int n = t_start_loop(_i);
+    struct bf_job b = { .k = 4 };
+    b.args[0] = (struct bf_arg){ &b, 0 };
+    b.args[1] = (struct bf_arg){ &b, 1 };
+    b.logs = t_logs_new(n, BF_N * 4);
+    ck_assert_int_ge(f_new_barrier(bf_seq, &b), 0);
+    for (int s = 0; s < n; ++s)
+        for (size_t f = 0; f < BF_N; ++f) {
+            const struct bf_fil *x = &bf_pattern[f];
+            ck_assert_int_eq(f_iterative_thread(s, x->fn ? bf_fn1 : bf_fn0, x->i, x->j,
+                                                &b.args[x->arg]),
+                             F_OK);
+        }
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(b.calls, 4);
+    for (int s = 0; s < n; ++s) {
+        ck_assert_uint_eq(b.logs->len[s], BF_N * 4);
+        size_t at = 0;
+        for (int pass = 0; pass < 4; ++pass) {
+            for (int q = 0; q < BF_RUNS; ++q) {
+                int run = pass % 2 == 0 ? q : BF_RUNS - 1 - q;
+                for (size_t f = 0; f < BF_N; ++f) {
+                    const struct bf_fil *x = &bf_pattern[f];
+                    if (x->run != run)
+                        continue;
+                    long want = (long)s * 100000000L + x->fn * 10000000L + x->arg * 1000000L +
+                                x->i * 1000 + x->j;
+                    ck_assert_msg(b.logs->v[s][at] == want,
+                                  "server %d pass %d position %zu: got %ld, want %ld", s, pass + 1,
+                                  at, b.logs->v[s][at], want);
+                    ++at;
+                }
+            }
+        }
+    }
+    t_logs_free(b.logs);
+}
+END_TEST
+
+/* Long rows, as in a grid: pass 1 rows up with j up, pass 2 rows down with j up. */
+struct grid_job {
+    struct t_logs *logs;
+    long k, calls;
+};
+
+static void grid_point(long i, long j, void *arg)
+{
+    struct grid_job *g = arg;
+    t_log(g->logs, i * 100000 + j);
+}
+
+static int grid_seq(void *arg)
+{
+    struct grid_job *g = arg;
+    return ++g->calls == g->k ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_phase_back_and_forth_rows)
+{
+    int n = t_start_loop(_i);
+    const long rows = 24, cols = 300, passes = 3;
+    struct grid_job g = { .k = passes };
+    g.logs = t_logs_new(n, (size_t)(rows * cols * passes));
+    ck_assert_int_ge(f_new_barrier(grid_seq, &g), 0);
+    for (long i = 0; i < rows; ++i)
+        for (long j = 0; j < cols; ++j)
+            T_REQUIRE_EQ(f_iterative_thread((int)(i % n), grid_point, i, j, &g), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    for (int s = 0; s < n; ++s) {
+        long myrows[24], nmine = 0;
+        for (long i = s; i < rows; i += n)
+            myrows[nmine++] = i;
+        T_REQUIRE_EQ(g.logs->len[s], nmine * cols * passes);
+        size_t at = 0;
+        for (long p = 0; p < passes; ++p)
+            for (long q = 0; q < nmine; ++q) {
+                long i = myrows[p % 2 == 0 ? q : nmine - 1 - q];
+                for (long j = 0; j < cols; ++j, ++at)
+                    if (g.logs->v[s][at] != i * 100000 + j)
+                        ck_abort_msg("server %d pass %ld at %zu: got %ld want row %ld col %ld", s,
+                                     p + 1, at, g.logs->v[s][at], i, j);
+            }
+    }
+    t_logs_free(g.logs);
+}
+END_TEST
+
+/* ----------------------------------------------------- range versions */
+
+struct range_job {
+    struct t_logs *logs;   /* range calls: i * 10^6 + jb * 1000 + je */
+    atomic_long points;    /* calls of the point function that has a range version */
+    atomic_long plain;     /* calls of a point function without one */
+    long k, calls;
+};
+
+static void rng_point(long i, long j, void *arg)
+{
+    struct range_job *r = arg;
+    atomic_fetch_add(&r->points, 1);
+}
+
+static void rng_range(long i, long jb, long je, void *arg)
+{
+    struct range_job *r = arg;
+    t_log(r->logs, i * 1000000 + jb * 1000 + je);
+}
+
+static void rng_plain(long i, long j, void *arg)
+{
+    struct range_job *r = arg;
+    atomic_fetch_add(&r->plain, 1);
+}
+
+static int rng_seq(void *arg)
+{
+    struct range_job *r = arg;
+    return ++r->calls == r->k ? F_DONE : F_NOTDONE;
+}
+
+/* Each run (row) is one range call per pass with [j_begin, j_end); the runs
+ * go back and forth; functions without a range version are called per point. */
+START_TEST(test_phase_range_version)
+{
+    int n = t_start_loop(_i);
+    const long rows = 10, passes = 4;
+    struct range_job r = { .k = passes };
+    atomic_init(&r.points, 0);
+    atomic_init(&r.plain, 0);
+    r.logs = t_logs_new(n, 1000);
+    ck_assert_int_eq(f_set_range_version(rng_point, rng_range), F_OK);
+    ck_assert_int_ge(f_new_barrier(rng_seq, &r), 0);
+    /* Row i: j from i to 2i+5 (length i+6, so run lengths differ); row 3 is
+     * split by a gap; a single point with j = 900. */
+    long plain_per_pass = 0;
+    for (long i = 0; i < rows; ++i) {
+        for (long j = i; j < 2 * i + 6; ++j) {
+            if (i == 3 && j == 5)
+                continue;
+            ck_assert_int_eq(f_iterative_thread((int)(i % n), rng_point, i, j, &r), F_OK);
+        }
+        ck_assert_int_eq(f_iterative_thread((int)(i % n), rng_plain, i, 0, &r), F_OK);
+        ck_assert_int_eq(f_iterative_thread((int)(i % n), rng_plain, i, 1, &r), F_OK);
+        plain_per_pass += 2;
+    }
+    ck_assert_int_eq(f_iterative_thread(0, rng_point, 77, 900, &r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(t_ldl(&r.points), 0);
+    ck_assert_int_eq(t_ldl(&r.plain), plain_per_pass * passes);
+    for (int s = 0; s < n; ++s) {
+        /* The runs of rng_point on server s, in creation order. */
+        long want[32];
+        int nw = 0;
+        for (long i = s; i < rows; i += n) {
+            if (i == 3) {
+                want[nw++] = 3 * 1000000 + 3 * 1000 + 5;
+                want[nw++] = 3 * 1000000 + 6 * 1000 + 12;
+            } else {
+                want[nw++] = i * 1000000 + i * 1000 + (2 * i + 6);
+            }
+        }
+        if (s == 0)
+            want[nw++] = 77 * 1000000 + 900 * 1000 + 901;
+        ck_assert_uint_eq(r.logs->len[s], (size_t)(nw * passes));
+        for (long p = 0; p < passes; ++p)
+            for (int q = 0; q < nw; ++q) {
+                long got = r.logs->v[s][p * nw + q];
+                long w = want[p % 2 == 0 ? q : nw - 1 - q];
+                ck_assert_msg(got == w, "server %d pass %ld run %d: range call %ld, want %ld", s,
+                              p + 1, q, got, w);
+            }
+    }
+    t_logs_free(r.logs);
+
+    /* Removed again (range NULL): rng_point is called per point. */
+    ck_assert_int_eq(f_set_range_version(rng_point, NULL), F_OK);
+    ck_assert_int_eq(f_set_range_version(rng_point, NULL), F_OK);
+    r.logs = t_logs_new(n, 10);
+    r.calls = 0;
+    r.k = 2;
+    ck_assert_int_ge(f_new_barrier(rng_seq, &r), 0);
+    for (long j = 0; j < 50; ++j)
+        ck_assert_int_eq(f_iterative_thread((int)(j % n), rng_point, 1, j / n, &r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldl(&r.points), 100);
+    for (int s = 0; s < n; ++s)
+        ck_assert_uint_eq(r.logs->len[s], 0);
+    t_logs_free(r.logs);
+}
+END_TEST
+
+/* F_RANGE_VERSION builds the range version from the point function. */
+struct macro_job {
+    atomic_long hits[64];
+    long k, calls;
+};
+
+static inline void macro_point(long i, long j, void *arg)
+{
+    struct macro_job *m = arg;
+    atomic_fetch_add(&m->hits[j], 1);
+}
+F_RANGE_VERSION(macro_point)
+
+static int macro_seq(void *arg)
+{
+    struct macro_job *m = arg;
+    return ++m->calls == m->k ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_phase_range_version_macro)
+{
+    int n = t_start_loop(_i);
+    struct macro_job m = { .k = 3 };
+    for (int j = 0; j < 64; ++j)
+        atomic_init(&m.hits[j], 0);
+    ck_assert_int_eq(f_set_range_version(macro_point, macro_point_range), F_OK);
+    ck_assert_int_ge(f_new_barrier(macro_seq, &m), 0);
+    for (long j = 0; j < 64; ++j)
+        ck_assert_int_eq(f_iterative_thread((int)(j * n / 64), macro_point, 5, j, &m), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    for (int j = 0; j < 64; ++j)
+        ck_assert_int_eq(t_ldl(&m.hits[j]), 3);
+}
+END_TEST
+
+/* j at the ends of long: each filament still runs exactly once per pass. */
+struct edge_job {
+    atomic_long hits[6];
+    atomic_long bad;
+    long k, calls;
+};
+
+static long edge_slot(long j)
+{
+    if (j >= LONG_MAX - 2)
+        return 3 + (j - (LONG_MAX - 2));
+    if (j <= LONG_MIN + 2)
+        return j - LONG_MIN;
+    return -1;
+}
+
+static void edge_point(long i, long j, void *arg)
+{
+    struct edge_job *e = arg;
+    long s = edge_slot(j);
+    if (s < 0)
+        atomic_fetch_add(&e->bad, 1);
+    else
+        atomic_fetch_add(&e->hits[s], 1);
+}
+
+static void edge_range(long i, long jb, long je, void *arg)
+{
+    struct edge_job *e = arg;
+    if (je <= jb)
+        atomic_fetch_add(&e->bad, 1);
+    for (long j = jb; j < je; ++j)
+        edge_point(i, j, arg);
+}
+
+static int edge_seq(void *arg)
+{
+    struct edge_job *e = arg;
+    return ++e->calls == e->k ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_phase_j_limits)
+{
+    int n = t_start_loop(_i);
+    for (int with_range = 0; with_range < 2; ++with_range) {
+        struct edge_job e = { .k = 3 };
+        atomic_init(&e.bad, 0);
+        for (int k = 0; k < 6; ++k)
+            atomic_init(&e.hits[k], 0);
+        ck_assert_int_eq(f_set_range_version(edge_point, with_range ? edge_range : NULL), F_OK);
+        ck_assert_int_ge(f_new_barrier(edge_seq, &e), 0);
+        for (long d = 0; d < 3; ++d)
+            ck_assert_int_eq(f_iterative_thread(n - 1, edge_point, 0, LONG_MIN + d, &e), F_OK);
+        for (long d = 0; d < 3; ++d)
+            ck_assert_int_eq(f_iterative_thread(n - 1, edge_point, 0, LONG_MAX - 2 + d, &e), F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        ck_assert_int_eq(t_ldl(&e.bad), 0);
+        for (int k = 0; k < 6; ++k)
+            ck_assert_int_eq(t_ldl(&e.hits[k]), 3);
+    }
+}
+END_TEST
+
+/* --------------------------------------------- F_ANY iterative filaments */
+
+START_TEST(test_phase_any_iterative)
+{
+    int n = t_start_loop(_i);
+    struct count_job c = { .k = 6 };
+    struct t_record *r = t_record_new(1000);
+    ck_assert_int_ge(f_new_barrier(count_seq, &c), 0);
+    for (long k = 0; k < 500; ++k)  /* 500 separate filaments */
+        ck_assert_int_eq(f_iterative_thread(F_ANY, t_record_fn, k, k % 2, r), F_OK);
+    for (long k = 500; k < 1000; ++k)  /* and as one run of 500 points */
+        ck_assert_int_eq(f_iterative_thread(F_ANY, t_record_fn, k, k, r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(c.calls, 6);
+    t_record_assert_runs(r, 6);
+    /* The library spreads them: every server got some of the 500. */
+    int got[8] = { 0 };
+    for (long k = 0; k < 500; ++k)
+        got[r->server[k]]++;
+    for (int s = 0; s < n; ++s)
+        ck_assert_int_gt(got[s], 0);
+    t_record_free(r);
+}
+END_TEST
+
+/* ----------------------------------------- consumed and recreated */
+
+/* Each run consumes its phases; new ones can be made for the next run. */
+START_TEST(test_phase_consumed_by_run)
+{
+    int n = t_start_loop(_i);
+    for (int round = 1; round <= 5; ++round) {
+        struct count_job c = { .k = round };
+        atomic_long iter;
+        atomic_init(&iter, 0);
+        int id0 = f_new_barrier(count_seq, &c);
+        int id1 = f_new_barrier(NULL, NULL);
+        ck_assert_int_ge(id0, 0);
+        ck_assert_int_gt(id1, id0);
+        for (int s = 0; s < n; ++s)
+            ck_assert_int_eq(f_iterative_thread(s, t_count_fn, 0, 0, &iter), F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        ck_assert_int_eq(c.calls, round);
+        /* Phase 0 ran `round` passes, phase 1 (the filaments') round - 1. */
+        ck_assert_int_eq(t_ldl(&iter), (long)(round - 1) * n);
+        ck_assert_int_eq(f_iterative_thread(0, t_count_fn, 0, 0, &iter), F_ESTATE);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        ck_assert_int_eq(c.calls, round);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------ stress */
+
+/*
+ * A small multi-phase job: three phases, pinned and F_ANY filaments, a
+ * reduction and RTC filaments created in the passes; every seq checks the
+ * exact totals.  Hundreds of iterations, at every server count.
+ */
+struct mini_job {
+    int n;
+    f_reduction *sum;
+    atomic_long count[3];
+    atomic_long rtc;
+    long per_pass[3], rtc_per_cycle;
+    long calls[3];
+    long bad;
+};
+
+struct mini_phase {
+    struct mini_job *job;
+    int p;
+};
+
+static void mini_rtc(long i, long j, void *arg)
+{
+    struct mini_job *m = arg;
+    atomic_fetch_add(&m->rtc, 1);
+}
+
+static void mini_filament(long i, long j, void *arg)
+{
+    struct mini_phase *ph = arg;
+    struct mini_job *m = ph->job;
+    atomic_fetch_add(&m->count[ph->p], 1);
+    f_reduce(m->sum, (double)(ph->p + 1));
+    if (ph->p == 2 && j == 0)
+        T_EXPECT(f_rtc_thread((int)(i % m->n), mini_rtc, 0, 0, m) == F_OK);
+}
+
+static int mini_seq(void *arg)
+{
+    struct mini_phase *ph = arg;
+    struct mini_job *m = ph->job;
+    long c = ++m->calls[ph->p];
+    if (atomic_load(&m->count[ph->p]) != c * m->per_pass[ph->p])
+        m->bad++;
+    if (ph->p == 2) {
+        if (atomic_load(&m->rtc) != c * m->rtc_per_cycle)
+            m->bad++;
+        double want = (double)(m->per_pass[0] + 2 * m->per_pass[1] + 3 * m->per_pass[2]);
+        if (f_reduction_value(m->sum) != want)
+            m->bad++;
+        f_reduction_reset(m->sum);
+    }
+    return ph->p == 2 && c == 5 ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_phase_stress_small_jobs)
+{
+    int n = t_start_loop(_i);
+    struct mini_job m = { .n = n };
+    m.sum = f_new_reduction(F_SUM);
+    ck_assert_ptr_nonnull(m.sum);
+    atomic_init(&m.rtc, 0);
+    struct mini_phase ph[3];
+    for (int p = 0; p < 3; ++p) {
+        atomic_init(&m.count[p], 0);
+        ph[p] = (struct mini_phase){ &m, p };
+        T_REQUIRE(f_new_barrier(p == 1 ? NULL : mini_seq, &ph[p]) >= 0);
+        long made = 0;
+        for (int s = 0; s < n; ++s)
+            for (long j = 0; j < 4; ++j, ++made)
+                T_REQUIRE_EQ(f_iterative_thread(s, mini_filament, s + 10L * p, j, &ph[p]), F_OK);
+        for (long k = 0; k < 3; ++k, ++made)
+            T_REQUIRE_EQ(f_iterative_thread(F_ANY, mini_filament, 100 + k, 0, &ph[p]), F_OK);
+        m.per_pass[p] = made;
+        if (p == 2)
+            m.rtc_per_cycle = n + 3;
+    }
+    T_REQUIRE_EQ(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(m.bad, 0);
+    ck_assert_int_eq(m.calls[0], 5);
+    ck_assert_int_eq(m.calls[2], 5);
+    ck_assert_int_eq(t_ldl(&m.count[1]), 5 * m.per_pass[1]);
+    ck_assert_int_eq(t_ldl(&m.rtc), 5 * m.rtc_per_cycle);
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("phase");
+    TCase *core = t_tcase(s, "core");
+    tcase_add_loop_test(core, test_phase_seq_counts_passes, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_empty_phase, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_one_server_busy, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_circular_order, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_null_seq, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_barrier_runs_alone, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_rtc_created_in_pass, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_with_rtc_from_main, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_back_and_forth, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_back_and_forth_rows, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_range_version, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_range_version_macro, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_any_iterative, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_consumed_by_run, 0, T_NCOUNTS);
+    TCase *limits = t_tcase(s, "limits");
+    tcase_add_loop_test(limits, test_phase_j_limits, 0, T_NCOUNTS);
+    tcase_add_loop_test(limits, test_phase_many_phases, 0, T_NCOUNTS);
+    TCase *stress = t_tcase(s, "stress");
+    tcase_add_loop_test(stress, test_phase_stress_small_jobs, 0, 500);
+    return s;
+}

@@ -1,0 +1,419 @@
+/*
+ * check_rtc.c - suite "rtc": run-to-completion filaments [paper §2.1, §4.3].
+ * Placement on a given server, F_ANY (each runs once; idle servers steal),
+ * filaments that create filaments while the run goes on (on their own
+ * server, on another one through its inbox, F_ANY), long chains across the
+ * servers, arguments passed exactly, and the statistics of a run.
+ */
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "tests.h"
+
+/* A filament given server s runs on s; it runs once, with its arguments. */
+START_TEST(test_rtc_placement)
+{
+    int n = t_start_loop(_i);
+    struct t_record *r = t_record_new(1000L * n);
+    for (long k = 0; k < r->n; ++k)
+        T_REQUIRE_EQ(f_rtc_thread((int)(k % n), t_record_fn, k, 0, r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    t_record_assert_runs(r, 1);
+    for (long k = 0; k < r->n; ++k)
+        T_REQUIRE_EQ(r->server[k], k % n);
+    t_record_free(r);
+}
+END_TEST
+
+/* Past the first chunk on one server: 300 and 100000 pinned filaments. */
+START_TEST(test_rtc_many_on_one_server)
+{
+    int n = t_start_loop(_i);
+    static const long sizes[] = { 300, 100000 };
+    for (int z = 0; z < 2; ++z) {
+        struct t_record *r = t_record_new(sizes[z]);
+        for (long k = 0; k < r->n; ++k)
+            T_REQUIRE_EQ(f_rtc_thread(n - 1, t_record_fn, k, 0, r), F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        T_ASSERT_NO_FAILURES();
+        t_record_assert_runs(r, 1);
+        for (long k = 0; k < r->n; ++k)
+            T_REQUIRE_EQ(r->server[k], n - 1);
+        t_record_free(r);
+    }
+}
+END_TEST
+
+/* The arguments arrive exactly, extremes included. */
+struct args_seen {
+    atomic_int count;
+    atomic_int bad;
+};
+
+static void check_args(long i, long j, void *arg)
+{
+    struct args_seen *a = arg;
+    atomic_fetch_add(&a->count, 1);
+    int ok = (i == LONG_MIN && j == LONG_MAX) || (i == LONG_MAX && j == LONG_MIN) ||
+             (i == 0 && j == -1) || (i == -1 && j == 0);
+    if (!ok)
+        atomic_fetch_add(&a->bad, 1);
+}
+
+static void check_null_arg(long i, long j, void *arg)
+{
+    T_EXPECT(arg == NULL && i == 7 && j == 8);
+}
+
+START_TEST(test_rtc_arguments)
+{
+    int n = t_start_loop(_i);
+    struct args_seen a;
+    atomic_init(&a.count, 0);
+    atomic_init(&a.bad, 0);
+    for (int s = -1; s < n; ++s) {  /* -1 is F_ANY */
+        ck_assert_int_eq(f_rtc_thread(s, check_args, LONG_MIN, LONG_MAX, &a), F_OK);
+        ck_assert_int_eq(f_rtc_thread(s, check_args, LONG_MAX, LONG_MIN, &a), F_OK);
+        ck_assert_int_eq(f_rtc_thread(s, check_args, 0, -1, &a), F_OK);
+        ck_assert_int_eq(f_rtc_thread(s, check_args, -1, 0, &a), F_OK);
+        ck_assert_int_eq(f_rtc_thread(s, check_null_arg, 7, 8, NULL), F_OK);
+    }
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(t_ldi(&a.count), 4 * (n + 1));
+    ck_assert_int_eq(t_ldi(&a.bad), 0);
+}
+END_TEST
+
+/* F_ANY from the main thread: every filament runs exactly once, somewhere. */
+START_TEST(test_rtc_any_once)
+{
+    int n = t_start_loop(_i);
+    struct t_record *r = t_record_new(20000);
+    for (long k = 0; k < r->n; ++k)
+        T_REQUIRE_EQ(f_rtc_thread(F_ANY, t_record_fn, k, 0, r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    t_record_assert_runs(r, 1);
+    for (long k = 0; k < r->n; ++k)
+        T_REQUIRE(r->server[k] >= 0 && r->server[k] < n);
+    struct f_stats st;
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_eq(st.filaments_run, (unsigned long)r->n);
+    t_record_free(r);
+}
+END_TEST
+
+/*
+ * Imbalance: one filament on server 0 creates 200 F_ANY filaments, and
+ * those that run on server 0 wait until one has run elsewhere.  So some
+ * must be stolen by the idle servers: steals > 0, and the stolen ones ran
+ * on other servers.  Every filament still runs exactly once.
+ */
+struct steal_job {
+    struct t_record *r;
+    atomic_int elsewhere;
+    atomic_int gave_up;
+};
+
+static void steal_leaf(long i, long j, void *arg)
+{
+    struct steal_job *sj = arg;
+    t_record_hit(sj->r, i);
+    if (f_my_server() != 0)
+        atomic_store(&sj->elsewhere, 1);
+    else if (f_num_servers() > 1 && !t_wait_flag(&sj->elsewhere))
+        atomic_store(&sj->gave_up, 1);
+}
+
+static void steal_root(long i, long j, void *arg)
+{
+    struct steal_job *sj = arg;
+    for (long k = 0; k < sj->r->n; ++k)
+        T_EXPECT(f_rtc_thread(F_ANY, steal_leaf, k, 0, sj) == F_OK);
+}
+
+START_TEST(test_rtc_any_idle_servers_steal)
+{
+    int n = t_start_loop(_i);
+    for (int round = 0; round < 3; ++round) {
+        struct steal_job sj = { .r = t_record_new(200) };
+        atomic_init(&sj.elsewhere, 0);
+        atomic_init(&sj.gave_up, 0);
+        ck_assert_int_eq(f_reset_stats(), F_OK);
+        ck_assert_int_eq(f_rtc_thread(0, steal_root, 0, 0, &sj), F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        T_ASSERT_NO_FAILURES();
+        t_record_assert_runs(sj.r, 1);
+        struct f_stats st;
+        ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+        ck_assert_uint_eq(st.filaments_run, 201);
+        if (n > 1) {
+            ck_assert_int_eq(t_ldi(&sj.gave_up), 0);
+            ck_assert_int_eq(t_ldi(&sj.elsewhere), 1);
+            ck_assert_uint_gt(st.steals, 0);
+            ck_assert_uint_ge(st.steal_attempts, 1);
+            long away = 0;
+            for (long k = 0; k < sj.r->n; ++k)
+                away += sj.r->server[k] != 0;
+            ck_assert_int_gt(away, 0);
+            ck_assert_uint_eq(st.steals, (unsigned long)away);
+            struct f_stats s0;
+            ck_assert_int_eq(f_get_stats(0, &s0), F_OK);
+            ck_assert_uint_eq(s0.steals, 0);
+        } else {
+            ck_assert_uint_eq(st.steals, 0);
+        }
+        t_record_free(sj.r);
+    }
+}
+END_TEST
+
+/*
+ * Filaments create filaments during the run: each node of a tree makes
+ * three children, one on its own server, one on the next server (through
+ * that server's inbox) and one F_ANY, down to depth 7: 3^7 leaves.  Pinned
+ * children run where they were sent.
+ */
+struct tree_job {
+    int n;
+    struct t_record *r;  /* node ids: heap numbering in base 3 */
+};
+
+enum { TREE_DEPTH = 7 };
+
+static void tree_node(long id, long depth, void *arg)
+{
+    struct tree_job *t = arg;
+    t_record_hit(t->r, id);
+    if (depth == TREE_DEPTH)
+        return;
+    int me = f_my_server();
+    T_EXPECT(f_rtc_thread(me, tree_node, 3 * id + 1, depth + 1, t) == F_OK);
+    T_EXPECT(f_rtc_thread((me + 1) % t->n, tree_node, 3 * id + 2, depth + 1, t) == F_OK);
+    T_EXPECT(f_rtc_thread(F_ANY, tree_node, 3 * id + 3, depth + 1, t) == F_OK);
+}
+
+START_TEST(test_rtc_create_during_run)
+{
+    int n = t_start_loop(_i);
+    long nodes = 0;
+    for (long p = 1, d = 0; d <= TREE_DEPTH; ++d, p *= 3)
+        nodes += p;
+    for (int root = 0; root < n; root += (n > 2 ? n - 1 : 1)) {
+        struct tree_job t = { .n = n, .r = t_record_new(nodes) };
+        ck_assert_int_eq(f_rtc_thread(root, tree_node, 0, 0, &t), F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        T_ASSERT_NO_FAILURES();
+        t_record_assert_runs(t.r, 1);
+        ck_assert_int_eq(t.r->server[0], root);
+        /* A child numbered 3p+1 ran on its parent's server, 3p+2 on the next. */
+        for (long id = 1; id < nodes; ++id) {
+            long parent = (id - 1) / 3;
+            if (id % 3 == 1)
+                T_REQUIRE_EQ(t.r->server[id], t.r->server[parent]);
+            else if (id % 3 == 2)
+                T_REQUIRE_EQ(t.r->server[id], (t.r->server[parent] + 1) % n);
+            else
+                T_REQUIRE(t.r->server[id] >= 0 && t.r->server[id] < n);
+        }
+        t_record_free(t.r);
+    }
+}
+END_TEST
+
+/* A chain: filament k creates k+1 on the next server, 100000 long. */
+struct chain_job {
+    int n;
+    long length;
+    int any;  /* create the next one F_ANY instead */
+    struct t_record *r;
+};
+
+static void chain_link(long k, long j, void *arg)
+{
+    struct chain_job *c = arg;
+    t_record_hit(c->r, k);
+    if (c->any == 0)
+        T_EXPECT(f_my_server() == (int)(k % c->n));
+    if (k + 1 < c->length) {
+        int to = c->any ? F_ANY : (int)((k + 1) % c->n);
+        T_EXPECT(f_rtc_thread(to, chain_link, k + 1, 0, c) == F_OK);
+    }
+}
+
+START_TEST(test_rtc_deep_chain)
+{
+    int n = t_start_loop(_i);
+    for (int any = 0; any < 2; ++any) {
+        struct chain_job c = { .n = n, .length = 100000, .any = any };
+        c.r = t_record_new(c.length);
+        ck_assert_int_eq(f_rtc_thread(0, chain_link, 0, 0, &c), F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        T_ASSERT_NO_FAILURES();
+        t_record_assert_runs(c.r, 1);
+        struct f_stats st;
+        ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+        t_record_free(c.r);
+        ck_assert_int_eq(f_reset_stats(), F_OK);
+    }
+}
+END_TEST
+
+/* Several chains at once, one starting on each server, through the inboxes. */
+struct chains_job {
+    int n;
+    long length;
+    atomic_long *links;  /* per chain */
+};
+
+static void chains_link(long chain, long k, void *arg)
+{
+    struct chains_job *c = arg;
+    atomic_fetch_add(&c->links[chain], 1);
+    T_EXPECT(f_my_server() == (int)((chain + k) % c->n));
+    if (k + 1 < c->length)
+        T_EXPECT(f_rtc_thread((int)((chain + k + 1) % c->n), chains_link, chain, k + 1, c) ==
+                 F_OK);
+}
+
+START_TEST(test_rtc_concurrent_chains)
+{
+    int n = t_start_loop(_i);
+    struct chains_job c = { .n = n, .length = 20000 };
+    atomic_long links[8];
+    c.links = links;
+    for (int s = 0; s < n; ++s) {
+        atomic_init(&links[s], 0);
+        ck_assert_int_eq(f_rtc_thread(s, chains_link, s, 0, &c), F_OK);
+    }
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    for (int s = 0; s < n; ++s)
+        ck_assert_int_eq(t_ldl(&links[s]), c.length);
+}
+END_TEST
+
+/* Every server sends many filaments to every server (the inboxes under load). */
+struct all_to_all {
+    int n;
+    long per_pair;
+    atomic_long received[8][8];  /* [from][to] */
+};
+
+static void a2a_receive(long from, long to, void *arg)
+{
+    struct all_to_all *a = arg;
+    T_EXPECT(f_my_server() == to);
+    atomic_fetch_add(&a->received[from][to], 1);
+}
+
+static void a2a_send(long from, long j, void *arg)
+{
+    struct all_to_all *a = arg;
+    for (long k = 0; k < a->per_pair; ++k)
+        for (int to = 0; to < a->n; ++to)
+            T_EXPECT(f_rtc_thread(to, a2a_receive, from, to, a) == F_OK);
+}
+
+START_TEST(test_rtc_all_to_all)
+{
+    int n = t_start_loop(_i);
+    struct all_to_all *a = calloc(1, sizeof *a);
+    ck_assert_ptr_nonnull(a);
+    a->n = n;
+    a->per_pair = 5000;
+    for (int s = 0; s < n; ++s)
+        ck_assert_int_eq(f_rtc_thread(s, a2a_send, s, 0, a), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    for (int f = 0; f < n; ++f)
+        for (int t = 0; t < n; ++t)
+            ck_assert_int_eq(t_ldl(&a->received[f][t]), a->per_pair);
+    free(a);
+}
+END_TEST
+
+/* One filament creates 100000 F_ANY ones; the others steal while it pushes. */
+static void any_burst(long i, long j, void *arg)
+{
+    struct t_record *r = arg;
+    for (long k = 0; k < r->n; ++k)
+        T_EXPECT(f_rtc_thread(F_ANY, t_record_fn, k, 0, r) == F_OK);
+}
+
+START_TEST(test_rtc_any_burst_from_filament)
+{
+    int n = t_start_loop(_i);
+    struct t_record *r = t_record_new(100000);
+    ck_assert_int_eq(f_rtc_thread(n - 1, any_burst, 0, 0, r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    t_record_assert_runs(r, 1);
+    t_record_free(r);
+}
+END_TEST
+
+/* filaments_run counts each filament once, on the server that ran it. */
+START_TEST(test_rtc_stats)
+{
+    int n = t_start_loop(_i);
+    atomic_long count;
+    atomic_init(&count, 0);
+    for (int s = 0; s < n; ++s)
+        for (int k = 0; k <= s; ++k)
+            ck_assert_int_eq(f_rtc_thread(s, t_count_fn, 0, 0, &count), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    unsigned long total = 0;
+    for (int s = 0; s < n; ++s) {
+        struct f_stats st;
+        ck_assert_int_eq(f_get_stats(s, &st), F_OK);
+        ck_assert_uint_eq(st.filaments_run, (unsigned long)s + 1);
+        ck_assert_uint_eq(st.steals, 0);
+        ck_assert_uint_eq(st.barrier_episodes, 0);
+        ck_assert_uint_eq(st.forks, 0);
+        total += st.filaments_run;
+    }
+    struct f_stats sum;
+    ck_assert_int_eq(f_get_stats(F_ANY, &sum), F_OK);
+    ck_assert_uint_eq(sum.filaments_run, total);
+    ck_assert_int_eq(t_ldl(&count), (long)total);
+    /* Statistics accumulate across runs until reset. */
+    ck_assert_int_eq(f_rtc_thread(0, t_count_fn, 0, 0, &count), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(f_get_stats(F_ANY, &sum), F_OK);
+    ck_assert_uint_eq(sum.filaments_run, total + 1);
+    ck_assert_int_eq(f_reset_stats(), F_OK);
+    for (int s = -1; s < n; ++s) {
+        struct f_stats st;
+        ck_assert_int_eq(f_get_stats(s, &st), F_OK);
+        ck_assert_uint_eq(st.filaments_run, 0);
+        ck_assert_uint_eq(st.steals, 0);
+        ck_assert_uint_eq(st.steal_attempts, 0);
+        ck_assert_uint_eq(st.barrier_episodes, 0);
+        ck_assert_uint_eq(st.idle_ns, 0);
+    }
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("rtc");
+    TCase *core = t_tcase(s, "core");
+    tcase_add_loop_test(core, test_rtc_placement, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_rtc_arguments, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_rtc_any_once, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_rtc_any_idle_servers_steal, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_rtc_create_during_run, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_rtc_stats, 0, T_NCOUNTS);
+    TCase *limits = t_tcase(s, "limits");
+    tcase_add_loop_test(limits, test_rtc_many_on_one_server, 0, T_NCOUNTS);
+    tcase_add_loop_test(limits, test_rtc_deep_chain, 0, T_NCOUNTS);
+    TCase *stress = t_tcase(s, "stress");
+    tcase_add_loop_test(stress, test_rtc_concurrent_chains, 0, T_NCOUNTS);
+    tcase_add_loop_test(stress, test_rtc_all_to_all, 0, T_NCOUNTS);
+    tcase_add_loop_test(stress, test_rtc_any_burst_from_filament, 0, T_NCOUNTS);
+    return s;
+}

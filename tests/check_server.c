@@ -1,0 +1,375 @@
+/*
+ * check_server.c - suite "server": the servers' life cycle [paper §2, §4].
+ * f_initialize/f_finalize cycles, f_num_servers, f_my_server in filaments,
+ * FILAMENTS_SERVERS, and f_parallel: repeated, empty, consuming what was
+ * created before it, returning only when everything is done.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tests.h"
+#include "tunables.h"  /* FI_MAX_SERVERS */
+
+/* 200 cycles over every server count, each a few times with a run. */
+START_TEST(test_server_init_finalize_cycles)
+{
+    for (int k = 0; k < 200; ++k) {
+        int n = t_servers(k);
+        ck_assert_int_eq(f_initialize(n), F_OK);
+        ck_assert_int_eq(f_num_servers(), n);
+        if (k % 10 == 0) {
+            atomic_long count;
+            atomic_init(&count, 0);
+            for (int s = 0; s < n; ++s)
+                ck_assert_int_eq(f_rtc_thread(s, t_count_fn, 0, 0, &count), F_OK);
+            ck_assert_int_eq(f_parallel(), F_OK);
+            ck_assert_int_eq(t_ldl(&count), n);
+        } else if (k % 10 == 5) {
+            /* Filaments created and never run: f_finalize drops them. */
+            atomic_long count;
+            atomic_init(&count, 0);
+            for (int s = 0; s < n; ++s)
+                ck_assert_int_eq(f_rtc_thread(s, t_count_fn, 0, 0, &count), F_OK);
+            ck_assert_int_ge(f_new_barrier(NULL, NULL), 0);
+            ck_assert_int_eq(f_iterative_thread(0, t_count_fn, 0, 0, &count), F_OK);
+            f_finalize();
+            ck_assert_int_eq(t_ldl(&count), 0);
+            continue;
+        }
+        f_finalize();
+        ck_assert_int_eq(f_num_servers(), F_ESTATE);
+    }
+}
+END_TEST
+
+START_TEST(test_server_num_servers)
+{
+    int n = t_start_loop(_i);
+    ck_assert_int_eq(f_num_servers(), n);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(f_num_servers(), n);
+}
+END_TEST
+
+/* A server limit in between: many more servers than cores. */
+START_TEST(test_server_many_servers)
+{
+    int n = t_start(64);
+    struct t_record *r = t_record_new(64 * 4);
+    for (long k = 0; k < r->n; ++k)
+        ck_assert_int_eq(f_rtc_thread((int)(k % n), t_record_fn, k, 0, r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    t_record_assert_runs(r, 1);
+    for (long k = 0; k < r->n; ++k)
+        ck_assert_int_eq(r->server[k], (int)(k % n));
+    t_record_free(r);
+}
+END_TEST
+
+/* The most servers f_initialize accepts: each runs its filament.  (Not for
+ * valgrind: 1024 threads under memcheck take many GiB; use CK_RUN_CASE=core.) */
+START_TEST(test_server_max_servers)
+{
+    int n = t_start(FI_MAX_SERVERS);
+    struct t_record *r = t_record_new(n);
+    for (long k = 0; k < n; ++k)
+        T_REQUIRE_EQ(f_rtc_thread((int)k, t_record_fn, k, 0, r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    t_record_assert_runs(r, 1);
+    for (long k = 0; k < n; ++k)
+        T_REQUIRE_EQ(r->server[k], k);
+    t_record_free(r);
+}
+END_TEST
+
+/* Each server's filaments see their own index; F_ANY ones see a valid one. */
+struct my_server_job {
+    int n;
+    atomic_long seen[8];
+};
+
+static void note_server(long i, long j, void *arg)
+{
+    struct my_server_job *m = arg;
+    int s = f_my_server();
+    T_EXPECT(s >= 0 && s < m->n);
+    T_EXPECT(i < 0 || s == i);  /* pinned filaments carry their server in i */
+    if (s >= 0 && s < m->n)
+        atomic_fetch_add(&m->seen[s], 1);
+}
+
+START_TEST(test_server_my_server)
+{
+    int n = t_start_loop(_i);
+    struct my_server_job m = { .n = n };
+    for (int s = 0; s < 8; ++s)
+        atomic_init(&m.seen[s], 0);
+    for (int s = 0; s < n; ++s)
+        for (int k = 0; k < 100; ++k)
+            ck_assert_int_eq(f_rtc_thread(s, note_server, s, 0, &m), F_OK);
+    for (int k = 0; k < 100; ++k)
+        ck_assert_int_eq(f_rtc_thread(F_ANY, note_server, -1, 0, &m), F_OK);
+    ck_assert_int_eq(f_my_server(), F_ESTATE);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    long total = 0;
+    for (int s = 0; s < n; ++s) {
+        ck_assert_int_ge(t_ldl(&m.seen[s]), 100);
+        total += atomic_load(&m.seen[s]);
+    }
+    ck_assert_int_eq(total, 100 * n + 100);
+    ck_assert_int_eq(f_my_server(), F_ESTATE);
+}
+END_TEST
+
+/* Iterative filaments see their server too, in every pass. */
+static int three_passes(void *arg)
+{
+    return ++*(int *)arg == 3 ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_server_my_server_iterative)
+{
+    int n = t_start_loop(_i);
+    struct my_server_job m = { .n = n };
+    for (int s = 0; s < 8; ++s)
+        atomic_init(&m.seen[s], 0);
+    int passes = 0;
+    ck_assert_int_ge(f_new_barrier(three_passes, &passes), 0);
+    for (int s = 0; s < n; ++s)
+        for (int k = 0; k < 10; ++k)
+            ck_assert_int_eq(f_iterative_thread(s, note_server, s, k, &m), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    for (int s = 0; s < n; ++s)
+        ck_assert_int_eq(t_ldl(&m.seen[s]), 30);
+}
+END_TEST
+
+static void *foreign_thread(void *arg)
+{
+    *(int *)arg = f_my_server();
+    return NULL;
+}
+
+/* Outside the servers there is no server: main and other threads. */
+START_TEST(test_server_my_server_outside)
+{
+    ck_assert_int_eq(f_my_server(), F_ESTATE);
+    t_start_loop(_i);
+    ck_assert_int_eq(f_my_server(), F_ESTATE);
+    int got = 12345;
+    pthread_t t;
+    ck_assert_int_eq(pthread_create(&t, NULL, foreign_thread, &got), 0);
+    ck_assert_int_eq(pthread_join(t, NULL), 0);
+    ck_assert_int_eq(got, F_ESTATE);
+}
+END_TEST
+
+/* FILAMENTS_SERVERS applies when f_initialize gets 0 or a negative count. */
+START_TEST(test_server_env_servers)
+{
+    static const char *values[] = { "1", "3", "8", "2" };
+    static const int counts[] = { 1, 3, 8, 2 };
+    for (int v = 0; v < 4; ++v) {
+        ck_assert_int_eq(setenv("FILAMENTS_SERVERS", values[v], 1), 0);
+        ck_assert_int_eq(f_initialize(0), F_OK);
+        ck_assert_int_eq(f_num_servers(), counts[v]);
+        t_assert_library_works();
+        f_finalize();
+        ck_assert_int_eq(f_initialize(-1), F_OK);
+        ck_assert_int_eq(f_num_servers(), counts[v]);
+        f_finalize();
+        ck_assert_int_eq(f_initialize(-1000), F_OK);
+        ck_assert_int_eq(f_num_servers(), counts[v]);
+        f_finalize();
+        /* A positive count wins over the variable. */
+        ck_assert_int_eq(f_initialize(5), F_OK);
+        ck_assert_int_eq(f_num_servers(), 5);
+        f_finalize();
+    }
+    /* Unset: one server per online core. */
+    unsetenv("FILAMENTS_SERVERS");
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    ck_assert_int_eq(f_initialize(0), F_OK);
+    ck_assert_int_eq(f_num_servers(), cores > 0 ? (int)cores : 1);
+    t_assert_library_works();
+}
+END_TEST
+
+/* Thousands of empty runs: each wakes the servers and parks them again. */
+START_TEST(test_server_parallel_repeated)
+{
+    t_start_loop(_i);
+    for (int k = 0; k < 2000; ++k)
+        ck_assert_int_eq(f_parallel(), F_OK);
+    t_assert_library_works();
+    for (int k = 0; k < 500; ++k)
+        ck_assert_int_eq(f_parallel(), F_OK);
+}
+END_TEST
+
+/* Many short runs, each with work: one filament per server. */
+START_TEST(test_server_parallel_repeated_work)
+{
+    int n = t_start_loop(_i);
+    atomic_long count;
+    atomic_init(&count, 0);
+    for (int k = 1; k <= 1000; ++k) {
+        for (int s = 0; s < n; ++s)
+            ck_assert_int_eq(f_rtc_thread(s, t_count_fn, 0, 0, &count), F_OK);
+        ck_assert_int_eq(f_rtc_thread(F_ANY, t_count_fn, 0, 0, &count), F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        ck_assert_int_eq(t_ldl(&count), (long)k * (n + 1));
+    }
+}
+END_TEST
+
+/* f_parallel with nothing created, right after f_initialize and after a run. */
+START_TEST(test_server_parallel_nothing)
+{
+    t_start_loop(_i);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    struct f_stats st;
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_eq(st.filaments_run, 0);
+    ck_assert_uint_eq(st.barrier_episodes, 0);
+    t_assert_library_works();
+    ck_assert_int_eq(f_reset_stats(), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_eq(st.filaments_run, 0);
+}
+END_TEST
+
+/* Each f_parallel consumes what was created before it, and only that. */
+static int count_passes(void *arg)
+{
+    return ++*(int *)arg % 2 == 0 ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_server_parallel_consumes)
+{
+    int n = t_start_loop(_i);
+    atomic_long rtc, iter;
+    atomic_init(&rtc, 0);
+    atomic_init(&iter, 0);
+    int passes = 0;
+    for (int k = 0; k < 10; ++k)
+        ck_assert_int_eq(f_rtc_thread(k % n, t_count_fn, 0, 0, &rtc), F_OK);
+    ck_assert_int_ge(f_new_barrier(count_passes, &passes), 0);
+    ck_assert_int_eq(f_iterative_thread(n - 1, t_count_fn, 0, 0, &iter), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldl(&rtc), 10);
+    ck_assert_int_eq(t_ldl(&iter), 2);
+    ck_assert_int_eq(passes, 2);
+
+    ck_assert_int_eq(f_parallel(), F_OK);  /* nothing left */
+    ck_assert_int_eq(t_ldl(&rtc), 10);
+    ck_assert_int_eq(t_ldl(&iter), 2);
+    ck_assert_int_eq(passes, 2);
+
+    for (int k = 0; k < 5; ++k)
+        ck_assert_int_eq(f_rtc_thread(F_ANY, t_count_fn, 0, 0, &rtc), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldl(&rtc), 15);
+    ck_assert_int_eq(t_ldl(&iter), 2);
+    ck_assert_int_eq(passes, 2);
+}
+END_TEST
+
+/*
+ * f_parallel returns only when all the work is done: a tree of filaments
+ * whose leaves sleep a little, so the last ones finish well after the
+ * others, and an iterative phase after them.  Every result is in place.
+ */
+struct late_job {
+    int n;
+    atomic_long done;
+    atomic_int last_flag;
+};
+
+static void late_leaf(long i, long j, void *arg)
+{
+    struct late_job *l = arg;
+    if (i % 7 == 0) {
+        struct timespec t = { 0, 200000 };  /* a late finisher */
+        nanosleep(&t, NULL);
+    }
+    atomic_fetch_add(&l->done, 1);
+}
+
+static void late_node(long i, long j, void *arg)
+{
+    struct late_job *l = arg;
+    if (j == 0) {
+        late_leaf(i, 0, l);
+        return;
+    }
+    T_EXPECT(f_rtc_thread((int)((i + 1) % l->n), late_node, 2 * i, j - 1, l) == F_OK);
+    T_EXPECT(f_rtc_thread(F_ANY, late_node, 2 * i + 1, j - 1, l) == F_OK);
+}
+
+static void slow_last(long i, long j, void *arg)
+{
+    struct late_job *l = arg;
+    struct timespec t = { 0, 5000000 };
+    nanosleep(&t, NULL);
+    atomic_store(&l->last_flag, 1);
+}
+
+START_TEST(test_server_parallel_waits_for_all)
+{
+    int n = t_start_loop(_i);
+    for (int round = 0; round < 3; ++round) {
+        struct late_job l = { .n = n };
+        atomic_init(&l.done, 0);
+        atomic_init(&l.last_flag, 0);
+        int depth = 9;
+        for (int s = 0; s < n; ++s)
+            ck_assert_int_eq(f_rtc_thread(s, late_node, s, depth, &l), F_OK);
+        ck_assert_int_eq(f_rtc_thread(n - 1, slow_last, 0, 0, &l), F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        T_ASSERT_NO_FAILURES();
+        ck_assert_int_eq(t_ldl(&l.done), (long)n << depth);
+        ck_assert_int_eq(t_ldi(&l.last_flag), 1);
+    }
+    /* The same at the end of a phase: the slow one is the last filament. */
+    struct late_job l = { .n = n };
+    atomic_init(&l.done, 0);
+    atomic_init(&l.last_flag, 0);
+    int passes = 0;
+    ck_assert_int_ge(f_new_barrier(count_passes, &passes), 0);
+    ck_assert_int_eq(f_iterative_thread(n - 1, late_leaf, 0, 0, &l), F_OK);
+    ck_assert_int_eq(f_iterative_thread(0, slow_last, 0, 0, &l), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldl(&l.done), 2);
+    ck_assert_int_eq(t_ldi(&l.last_flag), 1);
+    ck_assert_int_eq(passes, 2);
+}
+END_TEST
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("server");
+    TCase *core = t_tcase(s, "core");
+    tcase_add_test(core, test_server_init_finalize_cycles);
+    tcase_add_loop_test(core, test_server_num_servers, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_server_my_server, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_server_my_server_iterative, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_server_my_server_outside, 0, T_NCOUNTS);
+    tcase_add_test(core, test_server_env_servers);
+    tcase_add_loop_test(core, test_server_parallel_nothing, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_server_parallel_consumes, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_server_parallel_waits_for_all, 0, T_NCOUNTS);
+    TCase *limits = t_tcase(s, "limits");
+    tcase_add_test(limits, test_server_many_servers);
+    tcase_add_test(limits, test_server_max_servers);
+    TCase *stress = t_tcase(s, "stress");
+    tcase_add_loop_test(stress, test_server_parallel_repeated, 0, T_NCOUNTS);
+    tcase_add_loop_test(stress, test_server_parallel_repeated_work, 0, T_NCOUNTS);
+    return s;
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# micro.sh - bench/micro runs every benchmark it lists and prints one
+# well-formed line for each (tiny counts; the numbers are not looked at), and
+# rejects bad options with one line and exit 2.  bench/omp-barrier likewise,
+# where it is built.
+set -u
+micro=./bench/micro
+[ -x "$micro" ] || { echo "bench/micro is not built"; exit 99; }
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+for w in $("$micro" --what=list); do
+    [ "$w" = list ] && continue
+    out=$("$micro" --what="$w" --count=1000 --servers=2 --rounds=1 --passes=2 --row=10) ||
+        fail "--what=$w: exit $?"
+    [ "$(printf '%s\n' "$out" | wc -l)" = 1 ] || fail "--what=$w: not one line: $out"
+    case $out in
+    "what=$w servers=2 count=1000 "*" ns_per="[0-9]*) ;;
+    "what=parallel servers=2 count=1000 "*" us_per="[0-9]*) ;;
+    "what=bytes servers=2 count=1000 rtc="[0-9]*" iter_alone="[0-9]*" iter_run="[0-9]*) ;;
+    *) fail "--what=$w: $out" ;;
+    esac
+done
+out=$("$micro" --what=barrier --count=100 --servers=2 --rounds=1)
+case $out in
+*" ns_per="*" pthread_ns_per="*" spin_ns_per="*) ;;
+*) fail "--what=barrier lacks a peer: $out" ;;
+esac
+
+for args in "--bogus" "--what=nosuch" "--what=rtc --count=0" "--what=rtc --servers=x" \
+    "--what=rtc --rounds=0" "" "--what=rtc extra"; do
+    # shellcheck disable=SC2086
+    "$micro" $args >/dev/null 2>"${TMPDIR:-/tmp}/micro.err.$$"
+    rc=$?
+    [ $rc = 2 ] || fail "micro $args: exit $rc, not 2"
+    [ "$(wc -l <"${TMPDIR:-/tmp}/micro.err.$$")" = 1 ] || fail "micro $args: not one line"
+done
+rm -f "${TMPDIR:-/tmp}/micro.err.$$"
+
+if [ -x ./bench/omp-barrier ]; then
+    out=$(./bench/omp-barrier --servers=2 --count=100 --rounds=1) || fail "omp-barrier: exit $?"
+    case $out in
+    "what=omp-barrier servers=2 count=100 "*" ns_per="[0-9]*) ;;
+    *) fail "omp-barrier: $out" ;;
+    esac
+    ./bench/omp-barrier --bogus >/dev/null 2>&1
+    [ $? = 2 ] || fail "omp-barrier --bogus: not exit 2"
+fi
+[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "ok"

@@ -1,0 +1,115 @@
+#!/bin/sh
+# speedup-tables.sh - scripts/speedup-tables without timing anything: the
+# tables, Markdown and CSV rebuilt from a recorded raw.txt (medians and
+# speedups against tests/data/expected/), the whole run driven through
+# tests/data/fake-app (size choice, interleaving, the raw lines), the
+# failures that must stop a table, and the options that must exit 2.
+set -u
+srcdir=${srcdir:-.}
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+runner=$srcdir/scripts/speedup-tables
+data=$srcdir/tests/data
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/speedup-tables.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# --- 1. tables from recorded lines: exactly the expected text
+if ! "$runner" --from-raw "$data/raw-sample.txt" --out "$tmp/raw" --no-charts >"$tmp/log" 2>&1; then
+    cat "$tmp/log"
+    fail "--from-raw raw-sample.txt exited non-zero"
+fi
+for f in matmul.txt jacobi.txt matmul.md jacobi.md results.csv; do
+    diff -u "$data/expected/$f" "$tmp/raw/$f" || fail "$f differs from tests/data/expected/$f"
+done
+for app in matmul jacobi; do
+    grep -q "^## $app\$" "$tmp/raw/README.md" || fail "README.md has no $app section"
+done
+
+# --- 2. a failed check or another digest than seq's stops that table, exit 1
+mangle() {  # first line matching $1: replace $2 by $3
+    awk -v re="$1" -v a="$2" -v b="$3" '!done && $0 ~ re { sub(a, b); done = 1 } { print }' \
+        "$data/raw-sample.txt" >"$tmp/bad.txt"
+}
+expect_failure() {  # $1: what, $2: text the message must hold
+    if "$runner" --from-raw "$tmp/bad.txt" --out "$tmp/bad" --no-charts >"$tmp/log" 2>&1; then
+        fail "$1: exit 0"
+    fi
+    grep -q "jacobi: FAILED.*$2" "$tmp/log" || { cat "$tmp/log"; fail "$1: no message with '$2'"; }
+    grep -q "^FAILED: .*$2" "$tmp/bad/jacobi.txt" || fail "$1: jacobi.txt does not say FAILED"
+    grep -q "F Spread" "$tmp/bad/jacobi.txt" && fail "$1: jacobi.txt still has a table"
+    diff "$data/expected/matmul.txt" "$tmp/bad/matmul.txt" >/dev/null ||
+        fail "$1: the matmul table changed"
+    grep -q "^jacobi" "$tmp/bad/results.csv" && fail "$1: results.csv has jacobi rows"
+}
+mangle "app=jacobi impl=fil servers=2" "check=ok" "check=FAIL"
+expect_failure "check=FAIL" "check=FAIL"
+mangle "app=jacobi impl=cg servers=2" "digest=9f3a12c4e5d6b7a8" "digest=0000000000000000"
+expect_failure "digest" "digest 0000000000000000, seq printed 9f3a12c4e5d6b7a8"
+
+# --- 3. a whole run through the fake app (its seconds are made up)
+mkdir -p "$tmp/apps/matmul" "$tmp/apps/jacobi"
+cp "$data/fake-app" "$tmp/apps/matmul/matmul"
+cp "$data/fake-app" "$tmp/apps/jacobi/jacobi"
+chmod +x "$tmp/apps/matmul/matmul" "$tmp/apps/jacobi/jacobi"
+run() { "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --cpus 1,2 "$@"; }
+if ! run --target 0.5 --runs 3 --out "$tmp/fake" >"$tmp/log" 2>&1; then
+    cat "$tmp/log"
+    fail "a run with the fake apps exited non-zero"
+fi
+# Sizes: matmul n^3 ns = 0.5 s: n = 794, a multiple of 16: 800; jacobi stops
+# at 1024 and takes 0.5e9 / 1024^2 = 477 iterations instead of 100.
+grep -q "matrix size 800   Sequential time: 0.51 sec" "$tmp/fake/matmul.txt" ||
+    fail "matmul size: $(head -1 "$tmp/fake/matmul.txt")"
+grep -q "Jacobi size 1024, 477 iterations   Sequential time: 0.50 sec" "$tmp/fake/jacobi.txt" ||
+    fail "jacobi size: $(head -1 "$tmp/fake/jacobi.txt")"
+# fil = 1.25 seq / CPUs, cg = seq / CPUs.
+grep -q "^2  *0.32  *1.60  *0.26  *2.00 " "$tmp/fake/matmul.txt" || fail "matmul 2-CPU row"
+# Interleaved: seq once per round, then every variant at every CPU count.
+grep "^app=matmul" "$tmp/fake/raw.txt" | awk '{ print $2, $3 }' >"$tmp/order"
+printf '%s\n' "impl=seq servers=1" "impl=fil servers=1" "impl=cg servers=1" \
+    "impl=fil servers=2" "impl=cg servers=2" >"$tmp/round"
+cat "$tmp/round" "$tmp/round" "$tmp/round" | diff - "$tmp/order" >/dev/null ||
+    fail "matmul runs not interleaved: $(tr '\n' ';' <"$tmp/order")"
+[ "$(grep -c '^app=jacobi' "$tmp/fake/raw.txt")" = 24 ] || fail "jacobi: not 3 x 8 runs"
+grep -q "^\[ *1/15\] matmul  *seq .*run 1/3" "$tmp/log" || fail "no progress lines"
+# The raw lines alone give the same tables.
+run --from-raw "$tmp/fake/raw.txt" --out "$tmp/again" >/dev/null 2>&1 || fail "--from-raw of a run"
+for f in matmul.txt jacobi.txt results.csv; do
+    diff "$tmp/fake/$f" "$tmp/again/$f" >/dev/null || fail "--from-raw rebuilt another $f"
+done
+
+# --- 4. failing runs: that table stops, the others go on, exit 1 at the end
+expect_run_failure() {  # $1: environment setting, $2: text the message must hold
+    if env "$1" "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --cpus 1,2 --runs 1 \
+        --size matmul=100,jacobi=100:10 --out "$tmp/bad" >"$tmp/log" 2>&1; then
+        fail "$1: exit 0"
+    fi
+    grep -q "matmul: FAILED.*$2" "$tmp/log" || { cat "$tmp/log"; fail "$1: no message with '$2'"; }
+    grep -q "F Spread" "$tmp/bad/jacobi.txt" || fail "$1: jacobi did not go on"
+    grep -q "^app=matmul impl=cg servers=2" "$tmp/bad/raw.txt" && fail "$1: ran on after it"
+    grep -q "^# failed: matmul: .*$2" "$tmp/bad/raw.txt" || fail "$1: raw.txt has no failed line"
+}
+expect_run_failure FAKE_FAIL=matmul:fil:2 "check=FAIL"
+expect_run_failure FAKE_CRASH=matmul:fil:2 "killed by SIGSEGV"
+expect_run_failure FAKE_DIGEST=matmul:fil:2 "digest fedcba9876543210, seq printed 0123456789abcdef"
+rm -rf "$tmp/apps/jacobi"
+if run --runs 1 --size matmul=100,jacobi=100 --out "$tmp/bad" >"$tmp/log" 2>&1; then
+    fail "a missing app: exit 0"
+fi
+grep -q "jacobi: FAILED.*is not built" "$tmp/log" || fail "a missing app: no message"
+
+# --- 5. bad options: one line on stderr, exit 2
+for args in "--bogus" "--runs 0" "--runs x" "--apps nosuch" "--cpus 1,x" "--cpus 0" \
+    "--size matmul=abc" "--size nosuch=10" "--size matmul=10:5" "--quick --paper" \
+    "--impls nosuch" "--target -1" "extra"; do
+    # shellcheck disable=SC2086
+    "$runner" --no-setup $args >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc = 2 ] || fail "'$args': exit $rc, not 2"
+    [ "$(wc -l <"$tmp/err")" = 1 ] || fail "'$args': not one line: $(cat "$tmp/err")"
+    [ -s "$tmp/out" ] && fail "'$args': printed on stdout"
+done
+
+[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "ok"
