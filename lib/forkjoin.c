@@ -108,24 +108,35 @@ void fi_forkjoin_begin_run(struct fi_server *me)
 
 static void join_to(struct fi_server *me, size_t base, int all);
 
-/* Run a slot (or a thief's copy of one) here, whatever its kind. */
+/*
+ * Run a slot (or a thief's copy of one) here, whatever its kind, as a
+ * filament of its own: its children begin at the bottom of the deque as it
+ * finds it (`base`), so its joins and syncs reach its own children and none
+ * of whoever runs it (its parent, or the filament a leapfrogging server is
+ * waiting in), and the untyped children it leaves unjoined are joined as it
+ * returns, here, before anything below them is touched.  The result goes
+ * into *t last: the slot itself may have been reused by those children.
+ */
 void fi_task_run(struct fi_server *me, struct f_task_ *t)
 {
     struct f_deque_ *o = &me->deque.own;
-    switch (t->kind_) {
-    case F_KIND_LONG_: t->result_.l = ((f_long_func)t->fn_)(t->i_, t->j_, t->arg_); break;
-    case F_KIND_DOUBLE_: t->result_.d = ((f_double_func)t->fn_)(t->i_, t->j_, t->arg_); break;
-    case F_KIND_PTR_: t->result_.p = ((f_ptr_func)t->fn_)(t->i_, t->j_, t->arg_); break;
-    case F_KIND_DONE_: return;    /* a pruned typed fork: its result is there */
-    default: {
-        size_t saved = o->base_;
-        o->base_ = o->bottom_;
-        ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
-        if (o->bottom_ != o->base_)
-            join_to(me, o->base_, 0);
-        o->base_ = saved;
+    f_value r = { 0 };
+    long kind = t->kind_;
+    if (kind == F_KIND_DONE_)
+        return;    /* a pruned typed fork: its result is there */
+    size_t saved = o->base_;
+    o->base_ = o->bottom_;
+    switch (kind) {
+    case F_KIND_LONG_: r.l = ((f_long_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    case F_KIND_DOUBLE_: r.d = ((f_double_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    case F_KIND_PTR_: r.p = ((f_ptr_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    default: ((f_func)t->fn_)(t->i_, t->j_, t->arg_); break;
     }
-    }
+    if (o->bottom_ != o->base_)
+        join_to(me, o->base_, 0);
+    o->base_ = saved;
+    if (kind != F_KIND_VOID_)
+        t->result_ = r;
     o->ran_++;
 }
 
@@ -341,7 +352,10 @@ int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
 }
 
 /* Every sync the inline fast path did not take: a pruned result, a public
- * slot, a child's unjoined untyped children, or nothing to sync (0). */
+ * slot, untyped children above the typed one (forked after it and not
+ * joined yet), or nothing to sync (0).  Only the calling filament's slots
+ * count, from its base up: with none, its parent's typed child stays for
+ * the parent's sync. */
 static f_value sync_slow(long kind)
 {
     f_value none = { 0 };
@@ -356,14 +370,14 @@ static f_value sync_slow(long kind)
             fi_forkjoin_bounds(d);
             return v;
         }
-        if (o->bottom_ == 0)
+        if (o->bottom_ <= o->base_)
             return none;
         long top_kind = o->slot_[o->bottom_ - 1].kind_;
         if (top_kind == kind || top_kind == F_KIND_DONE_)
             return pop(me)->result_;
         if (top_kind != F_KIND_VOID_)
             return none;    /* a sync of another type: not this one's */
-        pop(me);            /* left unjoined by the child just run */
+        pop(me);            /* forked after the typed one, not joined yet */
     }
 }
 
