@@ -338,8 +338,24 @@ static inline int f_join_inline_(void)
 #define f_join() f_join_inline_()
 
 /* Typed forks: push; where the library prunes, call now and keep the
- * result in a slot of kind F_KIND_DONE_ for the sync. */
+ * result in a slot of kind F_KIND_DONE_ for the sync.  A typed child,
+ * called by its fork or its sync, runs as a filament of its own, as an
+ * untyped one does: its children begin where it starts (base_), and what
+ * it leaves unjoined is joined as it returns.  A sync takes only the
+ * calling filament's own children: none below its base_. */
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
+    static inline T f_call_##name##_(struct f_deque_ *d, f_##name##_func fn, long i, long j,   \
+                                     void *arg)                                                \
+    {                                                                                          \
+        size_t saved = d->base_;                                                               \
+        T r;                                                                                   \
+        d->base_ = d->bottom_;                                                                 \
+        r = fn(i, j, arg);                                                                     \
+        if (d->bottom_ != d->base_)                                                            \
+            (f_join)();                                                                        \
+        d->base_ = saved;                                                                      \
+        return r;                                                                              \
+    }                                                                                          \
     static inline int f_fork_##name##_inline_(f_##name##_func fn, long i, long j, void *arg)    \
     {                                                                                          \
         struct f_deque_ *d;                                                                    \
@@ -348,7 +364,7 @@ static inline int f_join_inline_(void)
         d = f_deque_;                                                                          \
         if (fn != (f_##name##_func)0 && F_LOAD_RELAXED_(&d->limit_) != 0 &&                    \
             d->bottom_ >= d->prune_ && d->bottom_ < d->cap_) {                                 \
-            T r = fn(i, j, arg);                                                               \
+            T r = f_call_##name##_(d, fn, i, j, arg);                                          \
             struct f_task_ *t = &d->slot_[d->bottom_];                                         \
             t->kind_ = F_KIND_DONE_;                                                           \
             t->result_.member = r;                                                             \
@@ -361,12 +377,12 @@ static inline int f_join_inline_(void)
     static inline T f_sync_##name##_inline_(void)                                              \
     {                                                                                          \
         struct f_deque_ *d = f_deque_;                                                         \
-        if (F_LIKELY_(d->bottom_ > d->floor_)) {                                               \
+        if (F_LIKELY_(d->bottom_ > d->floor_ && d->bottom_ > d->base_)) {                      \
             struct f_task_ *t = &d->slot_[d->bottom_ - 1];                                     \
             if (F_LIKELY_(t->kind_ == KIND)) {                                                 \
                 d->bottom_--;                                                                  \
                 d->ran_++;                                                                     \
-                return ((f_##name##_func)t->fn_)(t->i_, t->j_, t->arg_);                       \
+                return f_call_##name##_(d, (f_##name##_func)t->fn_, t->i_, t->j_, t->arg_);    \
             }                                                                                  \
             if (t->kind_ == F_KIND_DONE_) {                                                    \
                 d->bottom_--;                                                                  \

@@ -25,10 +25,11 @@ _Static_assert(sizeof(struct f_task_) == 64, "a fork/join slot is one cache line
 _Static_assert(sizeof(AO_t) == sizeof(unsigned long) && sizeof(AO_t) == sizeof(size_t),
                "f_task_.done_, thief_ and f_deque_.limit_ are AO_t");
 
-/* A typed fork that was pruned: its result, and the deque bottom when it was made. */
+/* A typed fork pruned in a full deque, which has no slot for its result:
+ * the result, and its forker's base_ (whose syncs alone may take it). */
 struct fi_pruned {
     f_value result;
-    size_t bottom;
+    size_t base;
 };
 
 struct fi_deque {
@@ -41,7 +42,7 @@ struct fi_deque {
     _Alignas(FI_CACHE_LINE) struct f_deque_ own;
     size_t split;   /* the owner's copy of ts's split: only the owner moves it */
     size_t cap;
-    struct fi_pruned *pruned;  /* results of pruned typed forks, in fork order */
+    struct fi_pruned *pruned;  /* typed results pruned in a full deque, in fork order */
     size_t npruned, pruned_cap;
     size_t peak;
 };

@@ -13,8 +13,12 @@
  * joined when it returns.  The common cases are the inline fast paths in
  * filaments.h; this file holds the functions they fall back on.
  *
- * A typed fork's slot is popped by its sync, in reverse order of forking;
- * an untyped join stops at a typed slot, which belongs to a sync to come.
+ * A typed fork's slot is popped by its sync, in reverse order of forking.
+ * An untyped join joins every untyped child of the calling filament, also
+ * those under a typed slot, and leaves the typed slots, in order, for the
+ * syncs to come (join_untyped).  Every child, typed or not, runs as a
+ * filament of its own: its children begin at `base`, the bottom as it
+ * found it, and its joins and syncs never reach below that.
  *
  * Pruning: with F_PRUNE_AUTO a fork is a plain call while the server holds
  * FI_PRUNE_DEPTH private children already and no thief has asked for work;
@@ -22,7 +26,8 @@
  * fork of f_fork_seq calls the sequential version; before it does, the
  * server publishes its private children, so that thieves find the large,
  * old ones while it runs the pruned subtree.  A typed fork that is pruned
- * runs at once and leaves its result for its sync.
+ * runs at once and leaves its result for its sync in a slot of kind
+ * F_KIND_DONE_, or, in a full deque, aside in `pruned`, above every slot.
  *
  * The stacks: a chain of n nested forks recurses through the joins on a
  * server's stack, about 200 bytes a level (f_fork(3)); FI_STACK_BYTES
@@ -92,10 +97,10 @@ void fi_forkjoin_bounds(struct fi_deque *d)
         old = AO_load(fi_deque_limit(d));
     while (!AO_compare_and_swap(fi_deque_limit(d), old, AO_load(&d->splitreq) ? 0 : limit));
 
-    size_t floor = d->split;
-    if (d->npruned > 0 && d->pruned[d->npruned - 1].bottom > floor)
-        floor = d->pruned[d->npruned - 1].bottom;
-    d->own.floor_ = floor;
+    /* Pruned typed results lie above every slot (they are made only in a
+     * full deque): while there are any, every pop goes through sync_slow or
+     * join_untyped, which see them. */
+    d->own.floor_ = d->npruned > 0 ? d->cap : d->split;
 }
 
 void fi_forkjoin_begin_run(struct fi_server *me)
@@ -106,31 +111,44 @@ void fi_forkjoin_begin_run(struct fi_server *me)
 
 /* ------------------------------------------------------------------ run */
 
-static void join_to(struct fi_server *me, size_t base, int all);
+static void join_to(struct fi_server *me, size_t base);
+static void join_untyped(struct fi_server *me, size_t base);
 
-/* Run a slot (or a thief's copy of one) here, whatever its kind. */
+/*
+ * Run a slot (or a thief's copy of one) here, whatever its kind, as a
+ * filament of its own: its children begin at the bottom of the deque as it
+ * finds it (`base`), so its joins and syncs reach its own children and none
+ * of whoever runs it (its parent, or the filament a leapfrogging server is
+ * waiting in), and the untyped children it leaves unjoined are joined as it
+ * returns, here, before anything below them is touched.  The result goes
+ * into *t last: the slot itself may have been reused by those children.
+ */
 void fi_task_run(struct fi_server *me, struct f_task_ *t)
 {
     struct f_deque_ *o = &me->deque.own;
-    switch (t->kind_) {
-    case F_KIND_LONG_: t->result_.l = ((f_long_func)t->fn_)(t->i_, t->j_, t->arg_); break;
-    case F_KIND_DOUBLE_: t->result_.d = ((f_double_func)t->fn_)(t->i_, t->j_, t->arg_); break;
-    case F_KIND_PTR_: t->result_.p = ((f_ptr_func)t->fn_)(t->i_, t->j_, t->arg_); break;
-    case F_KIND_DONE_: return;    /* a pruned typed fork: its result is there */
-    default: {
-        size_t saved = o->base_;
-        o->base_ = o->bottom_;
-        ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
-        if (o->bottom_ != o->base_)
-            join_to(me, o->base_, 0);
-        o->base_ = saved;
+    f_value r = { 0 };
+    long kind = t->kind_;
+    if (kind == F_KIND_DONE_)
+        return;    /* a pruned typed fork: its result is there */
+    size_t saved = o->base_;
+    o->base_ = o->bottom_;
+    switch (kind) {
+    case F_KIND_LONG_: r.l = ((f_long_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    case F_KIND_DOUBLE_: r.d = ((f_double_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    case F_KIND_PTR_: r.p = ((f_ptr_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    default: ((f_func)t->fn_)(t->i_, t->j_, t->arg_); break;
     }
-    }
+    if (o->bottom_ != o->base_)
+        join_untyped(me, o->base_);
+    o->base_ = saved;
+    if (kind != F_KIND_VOID_)
+        t->result_ = r;
     o->ran_++;
 }
 
-/* Wait for a thief to finish a slot, helping it meanwhile. */
-static void wait_stolen(struct fi_server *me, struct f_task_ *slot)
+/* Wait for a thief to finish a slot, helping it meanwhile.  The slot
+ * stays marked done (and stolen) for the pop that drops it. */
+static void wait_done(struct fi_server *me, struct f_task_ *slot)
 {
     unsigned spins = 0;
     /* Acquire: the thief's result; pairs with the release in steal.c. */
@@ -143,6 +161,12 @@ static void wait_stolen(struct fi_server *me, struct f_task_ *slot)
         else
             sched_yield();
     }
+}
+
+/* Wait for a stolen slot, then clear it for reuse. */
+static void wait_stolen(struct fi_server *me, struct f_task_ *slot)
+{
+    wait_done(me, slot);
     AO_store(fi_task_done(slot), 0);
     AO_store(fi_task_thief(slot), 0);
 }
@@ -186,19 +210,103 @@ static struct f_task_ *pop(struct fi_server *me)
     }
 }
 
-/* Pop down to base; unless `all`, stop at a typed slot (its sync pops it). */
-static void join_to(struct fi_server *me, size_t base, int all)
+/* Pop everything down to base, typed slots included (their results are
+ * dropped): the end of a run. */
+static void join_to(struct fi_server *me, size_t base)
 {
     struct f_deque_ *o = &me->deque.own;
-    while (o->bottom_ > base && (all || o->slot_[o->bottom_ - 1].kind_ == F_KIND_VOID_))
+    while (o->bottom_ > base)
         pop(me);
+}
+
+/* The oldest pruned typed result that the filament whose children begin at
+ * `base` made, or npruned if there is none. */
+static size_t oldest_pruned(const struct fi_deque *d, size_t base)
+{
+    size_t k = d->npruned;
+    while (k > 0 && d->pruned[k - 1].base == base)
+        --k;
+    return k;
+}
+
+/*
+ * Take the private untyped slot v out from under the typed slots above it
+ * and run it.  The typed slots move down one, in order; where the deque was
+ * full, the room at the top goes to the oldest of the calling filament's
+ * pruned typed results, which are newer than every slot.
+ */
+static void remove_private(struct fi_server *me, size_t v, size_t base)
+{
+    struct fi_deque *d = &me->deque;
+    struct f_deque_ *o = &d->own;
+    struct f_task_ t = o->slot_[v];
+    memmove(&o->slot_[v], &o->slot_[v + 1], (o->bottom_ - v - 1) * sizeof *o->slot_);
+    o->bottom_--;
+    size_t k = oldest_pruned(d, base);
+    if (k < d->npruned) {
+        struct f_task_ *s = &o->slot_[o->bottom_++];
+        s->kind_ = F_KIND_DONE_;
+        s->result_ = d->pruned[k].result;
+        memmove(&d->pruned[k], &d->pruned[k + 1], (d->npruned - k - 1) * sizeof *d->pruned);
+        d->npruned--;
+    }
+    fi_forkjoin_bounds(d);
+    fi_task_run(me, &t);
+}
+
+/*
+ * Join the untyped children of the filament whose children begin at base
+ * (f_fork(3)): every one, also those forked before a typed fork that is
+ * still to be synced.  Untyped slots on top are popped; one under typed
+ * slots is taken out from under them if it is private (after taking it
+ * back if it is public), or, if a thief has it, waited for and left in
+ * place, marked done, for the pop that later drops it.  The typed slots
+ * stay, in order, for their syncs.
+ */
+static void join_untyped(struct fi_server *me, size_t base)
+{
+    struct fi_deque *d = &me->deque;
+    struct f_deque_ *o = &d->own;
+    size_t k = o->bottom_;    /* [k, bottom): typed, or untyped and done */
+    while (k > base) {
+        struct f_task_ *s = &o->slot_[k - 1];
+        if (s->kind_ != F_KIND_VOID_) {
+            --k;
+            continue;
+        }
+        if (k == o->bottom_ && oldest_pruned(d, base) == d->npruned) {
+            pop(me);
+            k = o->bottom_;
+            continue;
+        }
+        size_t v = k - 1;
+        if (v >= d->split) {
+            remove_private(me, v, base);
+            k = v;
+            continue;
+        }
+        AO_t ts = AO_load(&d->ts);
+        if (FI_TS_TOP(ts) <= v) {
+            /* Public: take [v, split) back, as pop does for one slot. */
+            if (AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), v))) {
+                d->split = v;
+                fi_forkjoin_bounds(d);
+            }
+            continue;
+        }
+        wait_done(me, s);    /* stolen: every slot below top stays stolen until popped */
+        k = v;
+    }
 }
 
 int fi_forkjoin_drain(struct fi_server *me)
 {
-    if (me->deque.own.bottom_ == 0)
+    struct fi_deque *d = &me->deque;
+    if (d->own.bottom_ == 0 && d->npruned == 0)
         return 0;
-    join_to(me, 0, 1);
+    join_to(me, 0);
+    d->npruned = 0;    /* typed forks never synced (a program's error) */
+    fi_forkjoin_bounds(d);
     return 1;
 }
 
@@ -207,7 +315,7 @@ int (f_join)(void)
     struct fi_server *me = fi_self;
     if (me == NULL)
         return F_ESTATE;
-    join_to(me, me->deque.own.base_, 0);
+    join_untyped(me, me->deque.own.base_);
     return F_OK;
 }
 
@@ -302,7 +410,8 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
         fi_forkjoin_bounds(d);
         return F_OK;
     }
-    if (kind != F_KIND_VOID_ && reserve_pruned(d) < 0)
+    int full = d->own.bottom_ == d->cap;
+    if (kind != F_KIND_VOID_ && full && reserve_pruned(d) < 0)
         return F_ENOMEM;
     d->own.pruned_++;
     if (seq != NULL) {
@@ -317,10 +426,20 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
     struct f_task_ t = { .kind_ = kind, .fn_ = fn, .i_ = i, .j_ = j, .arg_ = arg };
     fi_task_run(me, &t);
     d->own.ran_--;    /* counted as a pruned fork, not as a filament */
-    if (kind != F_KIND_VOID_) {
-        d->pruned[d->npruned++] = (struct fi_pruned){ t.result_, d->own.bottom_ };
-        fi_forkjoin_bounds(d);
+    if (kind == F_KIND_VOID_)
+        return F_OK;
+    if (full) {
+        /* No slot for the result: keep it aside, with its forker's base. */
+        d->pruned[d->npruned++] = (struct fi_pruned){ t.result_, d->own.base_ };
+    } else {
+        /* As the inline path does: a slot holding the result. */
+        struct f_task_ *s = &d->own.slot_[d->own.bottom_++];
+        s->kind_ = F_KIND_DONE_;
+        s->result_ = t.result_;
+        if (d->own.bottom_ > d->peak)
+            d->peak = d->own.bottom_;
     }
+    fi_forkjoin_bounds(d);
     return F_OK;
 }
 
@@ -340,8 +459,13 @@ int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
     return fork_slow(F_KIND_VOID_, (void (*)(void))fn, seq, i, j, arg);
 }
 
-/* Every sync the inline fast path did not take: a pruned result, a public
- * slot, a child's unjoined untyped children, or nothing to sync (0). */
+/*
+ * Every sync the inline fast path did not take: a pruned result kept aside,
+ * a public slot, untyped children above the typed one (forked after it and
+ * not joined yet), or nothing to sync (0).  Only the calling filament's
+ * children count: its slots from base up, its pruned results; with none,
+ * its parent's typed child stays for the parent's sync.
+ */
 static f_value sync_slow(long kind)
 {
     f_value none = { 0 };
@@ -351,19 +475,20 @@ static f_value sync_slow(long kind)
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = &d->own;
     for (;;) {
-        if (d->npruned > 0 && d->pruned[d->npruned - 1].bottom == o->bottom_) {
+        if (d->npruned > 0 && d->pruned[d->npruned - 1].base == o->base_ &&
+            o->bottom_ == d->cap) {
             f_value v = d->pruned[--d->npruned].result;
             fi_forkjoin_bounds(d);
             return v;
         }
-        if (o->bottom_ == 0)
+        if (o->bottom_ <= o->base_)
             return none;
         long top_kind = o->slot_[o->bottom_ - 1].kind_;
         if (top_kind == kind || top_kind == F_KIND_DONE_)
             return pop(me)->result_;
         if (top_kind != F_KIND_VOID_)
             return none;    /* a sync of another type: not this one's */
-        pop(me);            /* left unjoined by the child just run */
+        pop(me);            /* forked after the typed one, not joined yet */
     }
 }
 

@@ -1,0 +1,639 @@
+/*
+ * check_deque.c - suite "deque": the split deque of fork/join filaments,
+ * white-box (lib/deque.h, lib/forkjoin.c, lib/steal.c; doc/design.md,
+ * "Fork/join").
+ *
+ * The real library runs the schedules: servers that go idle ask for work
+ * and steal, and filaments force the rest through the protocol's own entry
+ * points - fi_steal_request() on their own server makes the next fork
+ * publish, and a parent that spins until a child has started elsewhere
+ * makes its join meet a stolen slot, then leapfrog.  Between the steps the
+ * tests read the owner's words (bottom, base, split, ts) and check the
+ * states that design.md allows; after every run, every deque must be empty
+ * and clean: ts = (0, 0), no pruned result left, no slot still marked done
+ * or stolen.  Every test runs at 1, 2, 4 and 8 servers (fj.h).
+ */
+#include "fj.h"
+
+#include <sched.h>
+#include <stdatomic.h>
+
+#include "internal.h"
+
+static void teardown(void)
+{
+    f_finalize();
+}
+
+static struct fi_deque *my_deque(void)
+{
+    return &fi_self->deque;
+}
+
+/* What the owner may see of its own deque at any point in a filament. */
+static void owner_invariants(void)
+{
+    struct fi_deque *d = my_deque();
+    struct f_deque_ *o = &d->own;
+    AO_t ts = AO_load(&d->ts);
+    FJ_REQUIRE(o == f_deque_);
+    FJ_REQUIRE(FI_TS_SPLIT(ts) == d->split);    /* only the owner moves split */
+    FJ_REQUIRE(FI_TS_TOP(ts) <= d->split);
+    FJ_REQUIRE(d->split <= o->bottom_);
+    FJ_REQUIRE(o->bottom_ <= d->cap);
+    FJ_REQUIRE(o->base_ <= o->bottom_);
+    FJ_REQUIRE(o->floor_ >= d->split);
+    FJ_REQUIRE(AO_load(fi_deque_limit(d)) <= d->cap);
+    /* Private slots have never been claimed by a thief. */
+    for (size_t k = d->split; k < o->bottom_; ++k)
+        FJ_REQUIRE(AO_load(fi_task_done(&o->slot_[k])) == 0 &&
+                   AO_load(fi_task_thief(&o->slot_[k])) == 0);
+}
+
+/* Between runs: every deque empty, and nothing left of its slots' use. */
+static void deques_clean(void)
+{
+    for (int s = 0; s < f_num_servers(); ++s) {
+        struct fi_deque *d = &fi_lib.servers[s].deque;
+        AO_t ts = AO_load(&d->ts);
+        ck_assert_msg(d->own.bottom_ == 0 && d->split == 0 && FI_TS_TOP(ts) == 0 &&
+                          FI_TS_SPLIT(ts) == 0,
+                      "server %d: bottom %zu split %zu ts (%zu, %zu) after a run", s,
+                      d->own.bottom_, d->split, FI_TS_TOP(ts), FI_TS_SPLIT(ts));
+        ck_assert_msg(d->npruned == 0, "server %d: %zu pruned results left after a run", s,
+                      d->npruned);
+        for (size_t k = 0; k < d->peak && k < d->cap; ++k)
+            if (AO_load(fi_task_done(&d->own.slot_[k])) != 0 ||
+                AO_load(fi_task_thief(&d->own.slot_[k])) != 0)
+                ck_abort_msg("server %d slot %zu: done %lu thief %lu after a run", s, k,
+                             (unsigned long)AO_load(fi_task_done(&d->own.slot_[k])),
+                             (unsigned long)AO_load(fi_task_thief(&d->own.slot_[k])));
+    }
+}
+
+/* Wait, in a filament, for another server to do something. */
+static void await(atomic_int *flag)
+{
+    while (atomic_load(flag) == 0)
+        sched_yield();
+}
+
+/* ----------------------------------------------- the owner's own steps */
+
+static atomic_int order[16], order_next;
+
+static void note(long k, long unused, void *unused2)
+{
+    order[atomic_fetch_add(&order_next, 1)] = (int)k;
+}
+
+/*
+ * Publish and take back, step by step (prune 0).  With one server the
+ * states are exact; with thieves only the owner's invariants hold.
+ */
+static void publish_steps(long unused, long unused2, void *unused3)
+{
+    struct fi_deque *d = my_deque();
+    struct f_deque_ *o = &d->own;
+    int alone = f_num_servers() == 1;
+    size_t base = o->base_;
+    owner_invariants();
+    if (alone)
+        FJ_REQUIRE(o->bottom_ == base && d->split == base);
+    for (long k = 0; k < 4; ++k)
+        FJ_REQUIRE(f_fork(note, k, 0, NULL) == F_OK);
+    owner_invariants();
+    if (alone)
+        FJ_REQUIRE(o->bottom_ == base + 4 && d->split == base);
+
+    /* A thief's request: the limit drops to 0 and the next fork publishes
+     * half of the private slots (here 4: two) before it pushes. */
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(AO_load(&d->splitreq) == 1 || !alone);
+    FJ_REQUIRE(AO_load(fi_deque_limit(d)) == 0 || !alone);
+    FJ_REQUIRE(f_fork(note, 4, 0, NULL) == F_OK);
+    owner_invariants();
+    if (alone) {
+        AO_t ts = AO_load(&d->ts);
+        FJ_REQUIRE(AO_load(&d->splitreq) == 0);
+        FJ_REQUIRE(d->split == base + 2 && FI_TS_SPLIT(ts) == base + 2 && FI_TS_TOP(ts) == base);
+        FJ_REQUIRE(o->bottom_ == base + 5);
+        FJ_REQUIRE(AO_load(fi_deque_limit(d)) != 0);
+    }
+    /* Again: three private slots, two more public. */
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(f_fork(note, 5, 0, NULL) == F_OK);
+    owner_invariants();
+    if (alone)
+        FJ_REQUIRE(d->split == base + 4 && o->bottom_ == base + 6);
+
+    /* The join pops the private ones and takes the public ones back. */
+    FJ_REQUIRE(f_join() == F_OK);
+    owner_invariants();
+    FJ_REQUIRE(o->bottom_ == base && d->split <= base);
+    FJ_REQUIRE(atomic_load(&order_next) == 6);
+    if (alone)    /* newest first */
+        for (int k = 0; k < 6; ++k)
+            FJ_REQUIRE(order[k] == 5 - k);
+
+    /* A request with nothing private stands until the fork that follows,
+     * which then publishes its own slot. */
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(f_fork(note, 6, 0, NULL) == F_OK);
+    owner_invariants();
+    if (alone) {
+        FJ_REQUIRE(AO_load(&d->splitreq) == 0);
+        FJ_REQUIRE(d->split == base + 1 && o->bottom_ == base + 1);
+    }
+    FJ_REQUIRE(f_join() == F_OK);
+    owner_invariants();
+    FJ_REQUIRE(o->bottom_ == base && atomic_load(&order_next) == 7);
+}
+
+START_TEST(test_deque_publish_steps)
+{
+    FJ_START(_i);
+    f_set_prune(0);
+    ck_assert_int_eq(f_fork(publish_steps, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    deques_clean();
+}
+END_TEST
+
+/* Under F_PRUNE_AUTO a server prunes once it holds FI_PRUNE_DEPTH private
+ * children, but not while a thief's request stands: that fork publishes. */
+static atomic_int ran_now;
+
+static void mark_now(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&ran_now, 1);
+}
+
+static void auto_steps(long unused, long unused2, void *unused3)
+{
+    struct fi_deque *d = my_deque();
+    struct f_deque_ *o = &d->own;
+    size_t base = o->base_;
+    unsigned long pruned = o->pruned_;
+    for (int k = 0; k < FI_PRUNE_DEPTH; ++k)
+        FJ_REQUIRE(f_fork(mark_now, 0, 0, NULL) == F_OK);
+    owner_invariants();
+    if (f_num_servers() == 1) {
+        FJ_REQUIRE(atomic_load(&ran_now) == 0 && o->pruned_ == pruned);
+        FJ_REQUIRE(f_fork(mark_now, 0, 0, NULL) == F_OK);    /* pruned: a call */
+        FJ_REQUIRE(atomic_load(&ran_now) == 1 && o->pruned_ == pruned + 1);
+        FJ_REQUIRE(o->bottom_ == base + FI_PRUNE_DEPTH);
+        fi_steal_request(fi_self);
+        FJ_REQUIRE(f_fork(mark_now, 0, 0, NULL) == F_OK);    /* published, pushed */
+        FJ_REQUIRE(atomic_load(&ran_now) == 1 && o->pruned_ == pruned + 1);
+        FJ_REQUIRE(o->bottom_ == base + FI_PRUNE_DEPTH + 1);
+        FJ_REQUIRE(d->split == base + (FI_PRUNE_DEPTH + 1) / 2);
+        owner_invariants();
+    }
+    FJ_REQUIRE(f_join() == F_OK);
+    owner_invariants();
+    FJ_REQUIRE(o->bottom_ == base);
+}
+
+START_TEST(test_deque_auto_prune_steps)
+{
+    FJ_START(_i);
+    ck_assert_int_eq(f_get_prune(), F_PRUNE_AUTO);
+    ck_assert_int_eq(f_fork(auto_steps, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    deques_clean();
+}
+END_TEST
+
+/* A typed child runs as a filament of its own: its children begin at the
+ * bottom of the deque as it finds it, so its join pops its own children
+ * and none of its parent's.  (An untyped child is run that way by
+ * fi_task_run and the inline join; see design.md, "base".) */
+static atomic_int parent_child_ran;
+
+static void parent_child(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&parent_child_ran, 1);
+}
+
+static long typed_child(long unused, long unused2, void *out)
+{
+    struct f_deque_ *o = f_deque_;
+    long *seen = out;
+    size_t bottom = o->bottom_;
+    seen[0] = (long)o->base_ - (long)bottom;    /* 0: its children begin here */
+    FJ_REQUIRE(f_fork(note, 0, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    seen[1] = (long)o->bottom_ - (long)bottom;  /* 0: the join stopped at its own base */
+    seen[2] = atomic_load(&parent_child_ran);   /* 0: the parent's child is not its own */
+    return 9;
+}
+
+static void typed_base_parent(long unused, long unused2, void *out)
+{
+    FJ_REQUIRE(f_fork(parent_child, 0, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long(typed_child, 0, 0, out) == F_OK);
+    FJ_REQUIRE(f_sync_long() == 9);
+    FJ_REQUIRE(f_join() == F_OK);
+    FJ_REQUIRE(atomic_load(&parent_child_ran) == 1);
+}
+
+START_TEST(test_deque_typed_child_base)
+{
+    FJ_START(_i);
+    f_set_prune(0);
+    long seen[3] = { -1, -1, -1 };
+    ck_assert_int_eq(f_fork(typed_base_parent, 0, 0, seen), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    deques_clean();
+    ck_assert_msg(seen[0] == 0 && seen[1] == 0,
+                  "a typed child runs with its parent's base: base - bottom = %ld at its start, "
+                  "its join left bottom %+ld from where it began",
+                  seen[0], seen[1]);
+    ck_assert_msg(seen[2] == 0 || f_num_servers() > 1,
+                  "a typed child's f_join ran its parent's untyped child");
+}
+END_TEST
+
+/* ------------------------------------------- children, stolen or not */
+
+#define KIDS 64
+
+struct family {
+    atomic_int count[KIDS];
+    long result[KIDS];
+    int parent_server;
+    atomic_int elsewhere;    /* children that started on another server */
+    long seed;
+};
+
+static void kid(long k, long unused, void *arg)
+{
+    struct family *f = arg;
+    if (f_my_server() != f->parent_server)
+        atomic_fetch_add(&f->elsewhere, 1);
+    fj_spin(100 + (int)(k % 7) * 50);
+    atomic_fetch_add(&f->count[k], 1);
+    f->result[k] = k * k + f->seed;    /* lands in the parent's frame */
+}
+
+/* Fork KIDS children, each counted once, results in the parent's frame;
+ * `request`: publish at every fork, so that the join takes back many. */
+static void family_root(long seed, long request, void *unused)
+{
+    struct family f;
+    memset(&f, 0, sizeof f);
+    f.parent_server = f_my_server();
+    f.seed = seed;
+    struct f_deque_ *o = f_deque_;
+    size_t base = o->base_;
+    owner_invariants();
+    for (long k = 0; k < KIDS; ++k) {
+        if (request)
+            fi_steal_request(fi_self);
+        FJ_REQUIRE(f_fork(kid, k, 0, &f) == F_OK);
+    }
+    owner_invariants();
+    FJ_REQUIRE(f_join() == F_OK);
+    owner_invariants();
+    FJ_REQUIRE(o->bottom_ == base);
+    for (long k = 0; k < KIDS; ++k) {
+        FJ_REQUIRE(atomic_load(&f.count[k]) == 1);
+        FJ_REQUIRE(f.result[k] == k * k + seed);
+    }
+}
+
+START_TEST(test_deque_children_once)
+{
+    FJ_START(_i);
+    f_set_prune(fj_variant(_i) % 3 == 2 ? F_PRUNE_AUTO : 0);
+    for (long r = 0; r < 2; ++r)
+        ck_assert_int_eq(f_fork(family_root, _i * 2 + r, fj_variant(_i) % 3 == 1, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    deques_clean();
+}
+END_TEST
+
+/*
+ * Forced steals: the parent publishes every child, then waits until one
+ * has started on another server before it joins, so its join meets a
+ * stolen slot (and takes the rest back, or finds them stolen too).  Untyped
+ * children by pointer, or typed ones synced in reverse.  The first untyped
+ * child to start elsewhere forks grandchildren the same way and waits
+ * until one of them has started on a server other than its own: with two
+ * servers, that is the parent's server leapfrogging while it waits for the
+ * child.  (A typed child that forks and joins is test_deque_typed_child_base
+ * and test_deque_typed_join_on_leapfrog.)
+ */
+struct forced {
+    int parent_server;
+    atomic_int stolen;      /* a child has started elsewhere */
+    atomic_int leader;      /* the first such child claimed the grandchildren */
+    atomic_int count[KIDS];
+    atomic_int gcount[KIDS];
+    long result[KIDS];
+};
+
+struct gctx {
+    struct forced *f;
+    int server;
+    atomic_int elsewhere;
+};
+
+static void grandkid(long k, long unused, void *arg)
+{
+    struct gctx *g = arg;
+    if (f_my_server() != g->server)
+        atomic_store(&g->elsewhere, 1);
+    atomic_fetch_add(&g->f->gcount[k], 1);
+}
+
+static void lead(struct forced *f)
+{
+    struct gctx g = { f, f_my_server(), 0 };
+    for (long k = 0; k < KIDS; ++k) {
+        fi_steal_request(fi_self);
+        FJ_REQUIRE(f_fork(grandkid, k, 0, &g) == F_OK);
+    }
+    await(&g.elsewhere);
+    FJ_REQUIRE(f_join() == F_OK);
+    for (long k = 0; k < KIDS; ++k)
+        FJ_REQUIRE(atomic_load(&f->gcount[k]) == 1);
+}
+
+static long forced_kid_long(long k, long unused, void *arg)
+{
+    struct forced *f = arg;
+    if (f_my_server() != f->parent_server)
+        atomic_store(&f->stolen, 1);
+    atomic_fetch_add(&f->count[k], 1);
+    return 3 * k + 1;
+}
+
+static void forced_kid(long k, long unused, void *arg)
+{
+    struct forced *f = arg;
+    if (f_my_server() != f->parent_server) {
+        atomic_store(&f->stolen, 1);
+        if (atomic_exchange(&f->leader, 1) == 0)
+            lead(f);
+    }
+    f->result[k] = forced_kid_long(k, 0, arg);
+}
+
+static void forced_root(long typed, long unused, void *unused2)
+{
+    struct forced f;
+    memset(&f, 0, sizeof f);
+    f.parent_server = f_my_server();
+    for (long k = 0; k < KIDS; ++k) {
+        fi_steal_request(fi_self);
+        if (typed)
+            FJ_REQUIRE(f_fork_long(forced_kid_long, k, 0, &f) == F_OK);
+        else
+            FJ_REQUIRE(f_fork(forced_kid, k, 0, &f) == F_OK);
+    }
+    owner_invariants();
+    if (f_num_servers() > 1)
+        await(&f.stolen);
+    if (typed) {
+        for (long k = KIDS - 1; k >= 0; --k) {
+            long v = f_sync_long();
+            FJ_REQUIRE(v == 3 * k + 1);
+        }
+    } else {
+        FJ_REQUIRE(f_join() == F_OK);
+        for (long k = 0; k < KIDS; ++k)
+            FJ_REQUIRE(f.result[k] == 3 * k + 1);
+    }
+    owner_invariants();
+    for (long k = 0; k < KIDS; ++k)
+        FJ_REQUIRE(atomic_load(&f.count[k]) == 1);
+    if (f_num_servers() > 1 && !typed)
+        FJ_REQUIRE(atomic_load(&f.leader) == 1);
+}
+
+START_TEST(test_deque_forced_steals)
+{
+    FJ_START(_i);
+    f_set_prune(fj_variant(_i) % 4 < 2 ? 0 : F_PRUNE_AUTO);
+    ck_assert_int_eq(f_fork(forced_root, fj_variant(_i) % 2, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    deques_clean();
+}
+END_TEST
+
+/* ----------------------------------- a tree, invariants at every step */
+
+static atomic_long tree_leaves;
+
+static void tree(long depth, long typed, void *out);
+
+static long tree_long(long depth, long typed, void *unused)
+{
+    long r;
+    tree(depth, typed, &r);
+    return r;
+}
+
+/* A binary tree: invariants at entry, after the forks and after the join;
+ * after the join the calling filament has no untyped child left. */
+static void tree(long depth, long typed, void *out)
+{
+    owner_invariants();
+    if (depth == 0) {
+        atomic_fetch_add(&tree_leaves, 1);
+        *(long *)out = 1;
+        return;
+    }
+    struct f_deque_ *o = f_deque_;
+    size_t base = o->base_;
+    long a = 0, b = 0;
+    if (typed) {
+        FJ_REQUIRE(f_fork_long(tree_long, depth - 1, typed, NULL) == F_OK);
+        FJ_REQUIRE(f_fork_long(tree_long, depth - 1, typed, NULL) == F_OK);
+        owner_invariants();
+        b = f_sync_long();
+        a = f_sync_long();
+    } else {
+        FJ_REQUIRE(f_fork(tree, depth - 1, typed, &a) == F_OK);
+        FJ_REQUIRE(f_fork(tree, depth - 1, typed, &b) == F_OK);
+        owner_invariants();
+        FJ_REQUIRE(f_join() == F_OK);
+        FJ_REQUIRE(o->bottom_ == base);
+    }
+    owner_invariants();
+    *(long *)out = a + b;
+}
+
+START_TEST(test_deque_tree_invariants)
+{
+    FJ_START(_i);
+    static const long modes[] = { 0, F_PRUNE_AUTO, 1, 0 };
+    f_set_prune(modes[fj_variant(_i) % 4]);
+    long r = -1, t = -1;
+    atomic_store(&tree_leaves, 0);
+    ck_assert_int_eq(f_fork(tree, 10, 0, &r), F_OK);
+    ck_assert_int_eq(f_fork(tree, 10, 1, &t), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(r, 1024);
+    ck_assert_int_eq(t, 1024);
+    ck_assert_int_eq(atomic_load(&tree_leaves), 2048);
+    deques_clean();
+}
+END_TEST
+
+/* ------------------------------- a typed child stolen by a leapfrogger */
+
+/*
+ * Two servers, step by step: root P forks X and waits until X has started
+ * on the other server, then joins X, so that its server waits for X and
+ * leapfrogs.  X forks the typed child T, publishes it and waits until T
+ * has started on another server: P's, leapfrogging.  T forks a child M
+ * that it never joins and returns.  M is T's child; it must run before
+ * f_parallel returns (f_fork(3)), wherever T ran.
+ */
+static struct {
+    atomic_int x_started, t_started, m_ran;
+    int p_server, x_server;
+} leap;
+
+static void leap_m(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&leap.m_ran, 1);
+}
+
+static long leap_t(long unused, long unused2, void *unused3)
+{
+    if (f_my_server() != leap.x_server)
+        atomic_store(&leap.t_started, 1);
+    FJ_REQUIRE(f_fork(leap_m, 0, 0, NULL) == F_OK);
+    return 5;
+}
+
+static void leap_x(long unused, long unused2, void *unused3)
+{
+    leap.x_server = f_my_server();
+    if (leap.x_server != leap.p_server)
+        atomic_store(&leap.x_started, 1);
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(f_fork_long(leap_t, 0, 0, NULL) == F_OK);
+    if (leap.x_server != leap.p_server)
+        await(&leap.t_started);
+    FJ_REQUIRE(f_sync_long() == 5);
+}
+
+static void leap_p(long unused, long unused2, void *unused3)
+{
+    leap.p_server = f_my_server();
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(f_fork(leap_x, 0, 0, NULL) == F_OK);
+    if (f_num_servers() > 1)
+        await(&leap.x_started);
+    FJ_REQUIRE(f_join() == F_OK);
+}
+
+START_TEST(test_deque_typed_leftover_on_leapfrog)
+{
+    FJ_START(_i);
+    f_set_prune(0);
+    memset(&leap, 0, sizeof leap);
+    leap.p_server = leap.x_server = -1;
+    ck_assert_int_eq(f_fork(leap_p, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_msg(atomic_load(&leap.m_ran) == 1,
+                  "the unjoined child of a typed filament that a leapfrogging server ran was "
+                  "run %d times",
+                  atomic_load(&leap.m_ran));
+    deques_clean();
+}
+END_TEST
+
+/*
+ * The same steps, but T forks a child and joins it.  A typed child that
+ * runs with its parent's base (test_deque_typed_child_base) joins down to
+ * the slot of X, on which P's server, leapfrogging, is waiting: it waits
+ * for X inside T, X waits for T, and nothing moves.
+ */
+static long leap_t_joins(long unused, long unused2, void *unused3)
+{
+    if (f_my_server() != leap.x_server)
+        atomic_store(&leap.t_started, 1);
+    FJ_REQUIRE(f_fork(leap_m, 0, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    return 5;
+}
+
+static void leap_x_joins(long unused, long unused2, void *unused3)
+{
+    leap.x_server = f_my_server();
+    if (leap.x_server != leap.p_server)
+        atomic_store(&leap.x_started, 1);
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(f_fork_long(leap_t_joins, 0, 0, NULL) == F_OK);
+    if (leap.x_server != leap.p_server)
+        await(&leap.t_started);
+    FJ_REQUIRE(f_sync_long() == 5);
+}
+
+static void leap_p_joins(long unused, long unused2, void *unused3)
+{
+    leap.p_server = f_my_server();
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(f_fork(leap_x_joins, 0, 0, NULL) == F_OK);
+    if (f_num_servers() > 1)
+        await(&leap.x_started);
+    FJ_REQUIRE(f_join() == F_OK);
+}
+
+START_TEST(test_deque_typed_join_on_leapfrog)
+{
+    FJ_START(_i);
+    f_set_prune(0);
+    memset(&leap, 0, sizeof leap);
+    leap.p_server = leap.x_server = -1;
+    ck_assert_int_eq(f_fork(leap_p_joins, 0, 0, NULL), F_OK);
+    /* Microseconds of work: a few seconds mean a deadlock. */
+    ck_assert_int_eq(fj_parallel_within(5), F_OK);
+    ck_assert_int_eq(atomic_load(&leap.m_ran), 1);
+    deques_clean();
+}
+END_TEST
+
+/* -------------------------------------------------------------- suite */
+
+/* Under ThreadSanitizer each loop index (a process of its own, with up to 8
+ * servers) costs some 20 times more: the stress loops run a tenth of their
+ * indices there, still every server count. */
+#if defined(__SANITIZE_THREAD__)
+#define STRESS(n) ((n) / 10)
+#else
+#define STRESS(n) (n)
+#endif
+
+static TCase *tcase(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_set_timeout(tc, FJ_TIMEOUT);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("deque");
+
+    TCase *core = tcase(s, "core");
+    FJ_ADD(core, test_deque_publish_steps, 0, 8);
+    FJ_ADD(core, test_deque_auto_prune_steps, 0, 8);
+    FJ_ADD(core, test_deque_typed_child_base, 0, 4);
+    FJ_ADD(core, test_deque_tree_invariants, 0, 32);
+    FJ_ADD(core, test_deque_typed_leftover_on_leapfrog, 0, 16);
+    FJ_ADD(core, test_deque_typed_join_on_leapfrog, 0, 4);
+
+    TCase *stress = tcase(s, "stress");
+    FJ_ADD(stress, test_deque_children_once, 0, STRESS(1200));
+    FJ_ADD(stress, test_deque_forced_steals, 0, STRESS(800));
+    return s;
+}

@@ -1,0 +1,1353 @@
+/*
+ * check_forkjoin.c - suite "forkjoin": the results of fork/join filaments
+ * [paper §2.3, §4.5] against sequential code, from every place a fork may
+ * be made (a root from main, RTC, iterative and barrier code, a child),
+ * typed and untyped and variable-argument forks, the limits (a chain of
+ * 100000, a full deque), random trees, termination, and every error.
+ *
+ * Filaments check with FJ_REQUIRE, which costs nothing when it holds and
+ * fails the test from any server; runs go through fj_parallel, which turns
+ * a deadlock into a failure that says so.  Every test with servers runs at
+ * 1, 2, 4 and 8: the loop index picks the count, the rest of it the
+ * pruning mode or the seed (fj.h).
+ */
+#include "fj.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"    /* fi_alloc_fail_reset, FI_DEQUE_SLOTS: failure injection, the cap */
+
+static void teardown(void)
+{
+    f_finalize();
+}
+
+/* The deadlock watchdog of the tests that deadlock while a known bug
+ * stands: their runs take milliseconds. */
+#define FJ_SHORT_S 10
+
+/* Prune modes a variant cycles through. */
+static const long prune_modes[] = { F_PRUNE_AUTO, 0, 1, 3 };
+
+static long prune_mode(int i)
+{
+    return prune_modes[fj_variant(i) % 4];
+}
+
+/* --------------------------------------------------------- sequential */
+
+static long fib_seq(long n)
+{
+    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
+}
+
+static long term(long k)
+{
+    return (long)((unsigned long)k * 2654435761u % 1000u);
+}
+
+static long sum_seq(long lo, long hi)
+{
+    long s = 0;
+    for (long k = lo; k < hi; ++k)
+        s += term(k);
+    return s;
+}
+
+/* ------------------------------------------------- untyped, by pointer */
+
+static void fib(long n, long unused, void *result)
+{
+    long a, b;
+    if (n < 2) {
+        *(long *)result = n;
+        return;
+    }
+    FJ_REQUIRE(f_fork(fib, n - 1, 0, &a) == F_OK);
+    fib(n - 2, 0, &b);
+    FJ_REQUIRE(f_join() == F_OK);
+    *(long *)result = a + b;
+}
+
+/* Two children per level, both forked; leaves of at most 16 terms. */
+static void sum_range(long lo, long hi, void *result)
+{
+    if (hi - lo <= 16) {
+        *(long *)result = sum_seq(lo, hi);
+        return;
+    }
+    long mid = lo + (hi - lo) / 2, a = -1, b = -1;
+    FJ_REQUIRE(f_fork(sum_range, lo, mid, &a) == F_OK);
+    FJ_REQUIRE(f_fork(sum_range, mid, hi, &b) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    FJ_REQUIRE(a >= 0 && b >= 0);
+    *(long *)result = a + b;
+}
+
+START_TEST(test_forkjoin_fib_root)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    long r = -1;
+    ck_assert_int_eq(f_fork(fib, 20, 0, &r), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(r, 6765);
+}
+END_TEST
+
+START_TEST(test_forkjoin_sum_root)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    long r = -1;
+    ck_assert_int_eq(f_fork(sum_range, 3, 50003, &r), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(r, sum_seq(3, 50003));
+}
+END_TEST
+
+/* The library function itself, as a function pointer reaches it. */
+static void fib_call(long n, long unused, void *result)
+{
+    long a, b;
+    if (n < 2) {
+        *(long *)result = n;
+        return;
+    }
+    FJ_REQUIRE((f_fork)(fib_call, n - 1, 0, &a) == F_OK);
+    FJ_REQUIRE((f_fork)(fib_call, n - 2, 0, &b) == F_OK);
+    FJ_REQUIRE((f_join)() == F_OK);
+    *(long *)result = a + b;
+}
+
+START_TEST(test_forkjoin_library_functions)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    long r = -1;
+    ck_assert_int_eq((f_fork)(fib_call, 18, 0, &r), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(r, 2584);
+}
+END_TEST
+
+/* ------------------------------------------------------- from RTC code */
+
+#define RTC_N 48
+
+static long rtc_fib[RTC_N], rtc_sum[RTC_N];
+
+static void rtc_forker(long k, long unused, void *arg)
+{
+    fib(10 + k % 8, 0, &rtc_fib[k]);
+    sum_range(k, k + 3000, &rtc_sum[k]);
+}
+
+START_TEST(test_forkjoin_in_rtc)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    int n = f_num_servers();
+    for (long k = 0; k < RTC_N; ++k)
+        ck_assert_int_eq(f_rtc_thread(k % 3 == 0 ? F_ANY : (int)(k % n), rtc_forker, k, 0, NULL),
+                         F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    for (long k = 0; k < RTC_N; ++k) {
+        ck_assert_int_eq(rtc_fib[k], fib_seq(10 + k % 8));
+        ck_assert_int_eq(rtc_sum[k], sum_seq(k, k + 3000));
+    }
+}
+END_TEST
+
+/* ------------------------------------------------ from iterative code */
+
+#define ITER_N 16
+#define ITER_PASSES 12
+
+static struct {
+    long pass;                 /* written by barrier code only */
+    long fib[ITER_N], sum[ITER_N];
+    long marks[ITER_N][8];     /* by unjoined children */
+    int bad;
+} it;
+
+static void mark_pass(long k, long slot, void *unused)
+{
+    it.marks[k][slot] = it.pass;
+}
+
+/* Each pass: fork and join a tree, and fork children it never joins. */
+static void iter_forker(long k, long unused, void *arg)
+{
+    long p = it.pass;
+    fib(5 + (k + p) % 10, 0, &it.fib[k]);
+    sum_range(p, p + 500 + k * 10, &it.sum[k]);
+    for (long s = 0; s < 8; ++s)
+        FJ_REQUIRE(f_fork(mark_pass, k, s, NULL) == F_OK);
+}
+
+/* The barrier: every filament's results for this pass, and its unjoined
+ * children done, before the next pass begins. */
+static int iter_check(void *arg)
+{
+    long p = it.pass;
+    for (long k = 0; k < ITER_N; ++k) {
+        if (it.fib[k] != fib_seq(5 + (k + p) % 10) || it.sum[k] != sum_seq(p, p + 500 + k * 10))
+            it.bad++;
+        for (int s = 0; s < 8; ++s)
+            if (it.marks[k][s] != p)
+                it.bad++;
+    }
+    return ++it.pass == ITER_PASSES ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_forkjoin_in_iterative)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    memset(&it, 0, sizeof it);
+    for (long k = 0; k < ITER_N; ++k)
+        for (int s = 0; s < 8; ++s)
+            it.marks[k][s] = -1;
+    ck_assert_int_ge(f_new_barrier(iter_check, NULL), 0);
+    for (long k = 0; k < ITER_N; ++k)
+        ck_assert_int_eq(f_iterative_thread((int)(k % f_num_servers()), iter_forker, k, 0, NULL),
+                         F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(it.pass, ITER_PASSES);
+    ck_assert_int_eq(it.bad, 0);
+}
+END_TEST
+
+/* -------------------------------------------------- from barrier code */
+
+static struct {
+    int passes, bad;
+    int server;
+    atomic_int elsewhere;
+} bar;
+
+static void where(long unused, long unused2, void *unused3)
+{
+    if (f_my_server() != bar.server)
+        atomic_fetch_add(&bar.elsewhere, 1);
+}
+
+static void idle_iter(long k, long unused, void *unused2)
+{
+    fj_spin(100);
+}
+
+/* Barrier code forks and joins; it runs alone, so its children run on its
+ * own server (f_fork(3)). */
+static int bar_seq(void *arg)
+{
+    long r = -1, s = -1;
+    bar.server = f_my_server();
+    if (f_fork(fib, 16, 0, &r) != F_OK || f_fork(sum_range, 0, 4000, &s) != F_OK)
+        bar.bad++;
+    for (int k = 0; k < 50; ++k)
+        if (f_fork(where, 0, 0, NULL) != F_OK)
+            bar.bad++;
+    if (f_join() != F_OK || r != 987 || s != sum_seq(0, 4000))
+        bar.bad++;
+    return ++bar.passes == 6 ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_forkjoin_in_barrier)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    memset(&bar, 0, sizeof bar);
+    ck_assert_int_ge(f_new_barrier(bar_seq, NULL), 0);
+    for (int k = 0; k < 4 * f_num_servers(); ++k)
+        ck_assert_int_eq(f_iterative_thread(k % f_num_servers(), idle_iter, k, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(bar.passes, 6);
+    ck_assert_int_eq(bar.bad, 0);
+    ck_assert_int_eq(atomic_load(&bar.elsewhere), 0);
+}
+END_TEST
+
+/* ------------------------------------------------------- many roots */
+
+#define ROOTS 1000
+
+static long root_out[ROOTS];
+
+static void root_fn(long k, long round, void *unused)
+{
+    long r;
+    fib(k % 13, 0, &r);
+    root_out[k] = r + round * 1000;
+}
+
+/* f_parallel is the join of the roots; several runs, each its own roots. */
+START_TEST(test_forkjoin_many_roots)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    for (long round = 0; round < 4; ++round) {
+        long n = ROOTS >> round;
+        for (long k = 0; k < n; ++k)
+            ck_assert_int_eq(f_fork(root_fn, k, round, NULL), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        for (long k = 0; k < n; ++k)
+            FJ_REQUIRE(root_out[k] == fib_seq(k % 13) + round * 1000);
+    }
+}
+END_TEST
+
+/* ---------------------------------------------------------- typed */
+
+static long fib_long(long n, long unused, void *unused2)
+{
+    if (n < 2)
+        return n;
+    FJ_REQUIRE(f_fork_long(fib_long, n - 1, 0, NULL) == F_OK);
+    long b = fib_long(n - 2, 0, NULL);
+    return f_sync_long() + b;
+}
+
+static double harmonic_seq(long lo, long hi)
+{
+    if (hi - lo <= 8) {
+        double s = 0;
+        for (long k = lo; k < hi; ++k)
+            s += 1.0 / (double)(k + 1);
+        return s;
+    }
+    long mid = lo + (hi - lo) / 2;
+    double a = harmonic_seq(lo, mid);
+    return a + harmonic_seq(mid, hi);
+}
+
+/* The same sums in the same order as harmonic_seq: bitwise equal. */
+static double harmonic(long lo, long hi, void *unused)
+{
+    if (hi - lo <= 8)
+        return harmonic_seq(lo, hi);
+    long mid = lo + (hi - lo) / 2;
+    FJ_REQUIRE(f_fork_double(harmonic, lo, mid, NULL) == F_OK);
+    double b = harmonic(mid, hi, NULL);
+    double a = f_sync_double();
+    return a + b;
+}
+
+#define ITEMS 4096
+static long items[ITEMS];
+
+static long *argmax_seq(long lo, long hi)
+{
+    if (hi - lo == 1)
+        return &items[lo];
+    long mid = lo + (hi - lo) / 2;
+    long *a = argmax_seq(lo, mid), *b = argmax_seq(mid, hi);
+    return *b > *a ? b : a;
+}
+
+/* Pointer results: the first largest item's address, two forks per level. */
+static void *argmax(long lo, long hi, void *unused)
+{
+    if (hi - lo == 1)
+        return &items[lo];
+    long mid = lo + (hi - lo) / 2;
+    FJ_REQUIRE(f_fork_ptr(argmax, lo, mid, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_ptr(argmax, mid, hi, NULL) == F_OK);
+    long *b = f_sync_ptr();    /* reverse order: the last fork first */
+    long *a = f_sync_ptr();
+    FJ_REQUIRE(a != NULL && b != NULL);
+    return *b > *a ? b : a;
+}
+
+static struct {
+    long l;
+    double d;
+    long *p;
+} typed_out;
+
+static void typed_root(long n, long unused, void *unused2)
+{
+    typed_out.l = fib_long(n, 0, NULL);
+    typed_out.d = harmonic(0, 20000, NULL);
+    typed_out.p = argmax(0, ITEMS, NULL);
+}
+
+START_TEST(test_forkjoin_typed)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    for (long k = 0; k < ITEMS; ++k)
+        items[k] = (long)(fj_mix((uint64_t)k + 77) % 100000);
+    ck_assert_int_eq(f_fork(typed_root, 21, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(typed_out.l, fib_seq(21));
+    double h = harmonic_seq(0, 20000);
+    ck_assert(memcmp(&typed_out.d, &h, sizeof h) == 0);
+    ck_assert_ptr_eq(typed_out.p, argmax_seq(0, ITEMS));
+}
+END_TEST
+
+/* Typed forks of three types and an untyped one in one filament, synced in
+ * reverse: a sync finds an unjoined untyped child above its slot and runs
+ * it first.  m(n) = m(n-1) + fib(n-2) + 2n + items[n]. */
+static double half(long n, long unused, void *unused2)
+{
+    return (double)n * 0.5;
+}
+
+static void *item_at(long n, long unused, void *unused2)
+{
+    return &items[n % ITEMS];
+}
+
+static long mixed_seq(long n)
+{
+    return n < 2 ? n : mixed_seq(n - 1) + fib_seq(n - 2) + 2 * n + items[n % ITEMS];
+}
+
+static long mixed(long n, long unused, void *unused2)
+{
+    if (n < 2)
+        return n;
+    long x = -1;
+    FJ_REQUIRE(f_fork_long(mixed, n - 1, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork(fib, n - 2, 0, &x) == F_OK);
+    FJ_REQUIRE(f_fork_double(half, n, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_ptr(item_at, n, 0, NULL) == F_OK);
+    long *p = f_sync_ptr();
+    double d = f_sync_double();
+    long m = f_sync_long();
+    FJ_REQUIRE(f_join() == F_OK);
+    FJ_REQUIRE(x == fib_seq(n - 2));
+    FJ_REQUIRE(p == &items[n % ITEMS]);
+    return m + x + (long)(d * 4) + *p;
+}
+
+static void mixed_root(long n, long unused, void *out)
+{
+    *(long *)out = mixed(n, 0, NULL);
+}
+
+START_TEST(test_forkjoin_typed_mixed)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    for (long k = 0; k < ITEMS; ++k)
+        items[k] = k * 3;
+    long r = -1;
+    ck_assert_int_eq(f_fork(mixed_root, 22, 0, &r), F_OK);
+    ck_assert_int_eq(fj_parallel_within(FJ_SHORT_S), F_OK);
+    ck_assert_int_eq(r, mixed_seq(22));
+}
+END_TEST
+
+/* f_join waits for every child forked since the last join (f_fork(3)); it
+ * does not wait for typed forks, but an untyped child forked before a typed
+ * one is still a child of this join. */
+static void set_flag(long v, long unused, void *flag)
+{
+    *(long *)flag = v;
+}
+
+static long ret(long v, long unused, void *unused2)
+{
+    return v;
+}
+
+static void join_under_typed(long unused, long unused2, void *out)
+{
+    long flag = 0;
+    FJ_REQUIRE(f_fork(set_flag, 1, 0, &flag) == F_OK);
+    FJ_REQUIRE(f_fork_long(ret, 42, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    long seen = flag;
+    long v = f_sync_long();
+    FJ_REQUIRE(f_join() == F_OK);
+    ((long *)out)[0] = seen;
+    ((long *)out)[1] = v;
+}
+
+START_TEST(test_forkjoin_join_under_typed_fork)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    long out[2] = { -1, -1 };
+    ck_assert_int_eq(f_fork(join_under_typed, 0, 0, out), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(out[1], 42);
+    ck_assert_msg(out[0] == 1, "f_join returned before the untyped child forked before a "
+                               "typed fork had run");
+}
+END_TEST
+
+/* ---------------------------------------------------------- f_vfork */
+
+static double cubic(double x)
+{
+    return x * x * x - 2 * x + 1;
+}
+
+#define QUAD_EPS 1e-9
+
+static double quad_seq(double a, double b, double fa, double fb, double area)
+{
+    double m = (a + b) / 2, fm = cubic(m);
+    double left = (fa + fm) * (m - a) / 2, right = (fm + fb) * (b - m) / 2;
+    if (fabs(left + right - area) < QUAD_EPS)
+        return left + right;
+    double l = quad_seq(a, m, fa, fm, left);
+    return l + quad_seq(m, b, fm, fb, right);
+}
+
+/* Adaptive quadrature, paper §2.3: five doubles and a result pointer. */
+static void quad(const f_value *v)
+{
+    double a = v[0].d, b = v[1].d, fa = v[2].d, fb = v[3].d, area = v[4].d;
+    double *result = v[5].p;
+    double m = (a + b) / 2, fm = cubic(m);
+    double left = (fa + fm) * (m - a) / 2, right = (fm + fb) * (b - m) / 2;
+    if (fabs(left + right - area) < QUAD_EPS) {
+        *result = left + right;
+        return;
+    }
+    double l, r;
+    FJ_REQUIRE(f_vfork(quad, "dddddp", a, m, fa, fm, left, (void *)&l) == F_OK);
+    FJ_REQUIRE(f_vfork(quad, "dddddp", m, b, fm, fb, right, (void *)&r) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    *result = l + r;
+}
+
+static struct {
+    long sum8;
+    long l;
+    double d;
+    void *p;
+    atomic_int empty;
+} vout;
+
+static void eight(const f_value *v)
+{
+    long s = 0;
+    for (int k = 0; k < 8; ++k)
+        s = s * 10 + v[k].l;
+    vout.sum8 = s;
+}
+
+static void ldp(const f_value *v)
+{
+    vout.l = v[0].l;
+    vout.d = v[1].d;
+    vout.p = v[2].p;
+}
+
+static void no_args(const f_value *v)
+{
+    atomic_fetch_add(&vout.empty, 1);
+}
+
+static void vfork_root(const f_value *v)
+{
+    double *q = v[0].p;
+    FJ_REQUIRE(f_vfork(eight, "llllllll", 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L) == F_OK);
+    FJ_REQUIRE(f_vfork(no_args, "") == F_OK);
+    FJ_REQUIRE(f_vfork(quad, "dddddp", -1.0, 2.0, cubic(-1.0), cubic(2.0), 0.0, (void *)q) ==
+               F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    FJ_REQUIRE(vout.sum8 == 12345678);
+}
+
+START_TEST(test_forkjoin_vfork)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    memset(&vout, 0, sizeof vout);
+    double q = 0;
+    int dummy;
+    ck_assert_int_eq(f_vfork(vfork_root, "p", (void *)&q), F_OK);
+    ck_assert_int_eq(f_vfork(ldp, "ldp", -7L, 2.5, (void *)&dummy), F_OK);
+    ck_assert_int_eq(f_vfork(no_args, ""), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(vout.sum8, 12345678);
+    ck_assert_int_eq(vout.l, -7);
+    ck_assert(vout.d == 2.5);
+    ck_assert_ptr_eq(vout.p, &dummy);
+    ck_assert_int_eq(atomic_load(&vout.empty), 2);
+    double expect = quad_seq(-1.0, 2.0, cubic(-1.0), cubic(2.0), 0.0);
+    ck_assert(memcmp(&q, &expect, sizeof q) == 0);
+}
+END_TEST
+
+/* ------------------------------------------------- forks never joined */
+
+#define LOOSE 64
+static atomic_int loose[4][LOOSE];
+
+static void loose_mark(long group, long k, void *unused)
+{
+    fj_spin(50);
+    atomic_fetch_add(&loose[group][k], 1);
+}
+
+static void loose_forker(long group, long unused, void *unused2)
+{
+    for (long k = 0; k < LOOSE; ++k)
+        FJ_REQUIRE(f_fork(loose_mark, group, k, NULL) == F_OK);
+}
+
+static long loose_typed(long group, long unused, void *unused2)
+{
+    loose_forker(group, 0, NULL);
+    return 7;
+}
+
+static void loose_root(long unused, long unused2, void *unused3)
+{
+    FJ_REQUIRE(f_fork(loose_forker, 1, 0, NULL) == F_OK);    /* a child that does not join */
+    FJ_REQUIRE(f_fork_long(loose_typed, 2, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_sync_long() == 7);
+    loose_forker(3, 0, NULL);                                 /* and the root itself */
+}
+
+/* A filament that returns without joining: its children still run within
+ * the same f_parallel, whether it is RTC, a root, a child or a typed child. */
+START_TEST(test_forkjoin_no_join)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    ck_assert_int_eq(f_rtc_thread(F_ANY, loose_forker, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_fork(loose_root, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    for (int g = 0; g < 4; ++g)
+        for (int k = 0; k < LOOSE; ++k)
+            ck_assert_msg(atomic_load(&loose[g][k]) == 1, "group %d child %d ran %d times", g, k,
+                          atomic_load(&loose[g][k]));
+}
+END_TEST
+
+/* A tree of typed filaments each of which forks one untyped child that it
+ * never joins: every one of those must run, wherever its parent ran
+ * (stolen, or leapfrogged by a server waiting for a stolen child). */
+#define TN_DEPTH 11
+static atomic_long tn_marks;
+
+static void tn_mark(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&tn_marks, 1);
+}
+
+static long tn(long depth, long unused, void *unused2)
+{
+    FJ_REQUIRE(f_fork(tn_mark, 0, 0, NULL) == F_OK);
+    if (depth == 0)
+        return 1;
+    FJ_REQUIRE(f_fork_long(tn, depth - 1, 0, NULL) == F_OK);
+    long b = tn(depth - 1, 0, NULL);
+    return f_sync_long() + b + 1;
+}
+
+static void tn_root(long depth, long unused, void *out)
+{
+    *(long *)out = tn(depth, 0, NULL);
+}
+
+START_TEST(test_forkjoin_no_join_in_typed_tree)
+{
+    FJ_START(_i);
+    f_set_prune(fj_variant(_i) % 2 ? 0 : F_PRUNE_AUTO);
+    long nodes = (1L << (TN_DEPTH + 1)) - 1;
+    for (int run = 0; run < 4; ++run) {
+        long r = -1;
+        atomic_store(&tn_marks, 0);
+        ck_assert_int_eq(f_fork(tn_root, TN_DEPTH, 0, &r), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        ck_assert_int_eq(r, nodes);
+        ck_assert_msg(atomic_load(&tn_marks) == nodes, "run %d: %ld of %ld unjoined children ran",
+                      run, atomic_load(&tn_marks), nodes);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------- limits */
+
+/* ThreadSanitizer keeps a shadow stack of 64K frames per thread, which a
+ * chain of 100000 nested calls overflows (a crash in its runtime). */
+#if defined(__SANITIZE_THREAD__)
+#define CHAIN 10000
+#else
+#define CHAIN 100000
+#endif
+
+/* Each level forks one child and joins it. */
+static void chain(long n, long unused, void *out)
+{
+    long r = -1;
+    if (n == 0) {
+        *(long *)out = 0;
+        return;
+    }
+    FJ_REQUIRE(f_fork(chain, n - 1, 0, &r) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    *(long *)out = r + 1;
+}
+
+static long chain_long(long n, long unused, void *unused2)
+{
+    if (n == 0)
+        return 0;
+    FJ_REQUIRE(f_fork_long(chain_long, n - 1, 0, NULL) == F_OK);
+    return f_sync_long() + 1;
+}
+
+static void chain_long_root(long n, long unused, void *out)
+{
+    *(long *)out = chain_long(n, 0, NULL);
+}
+
+START_TEST(test_forkjoin_chain_deep)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    long r = -1, t = -1;
+    ck_assert_int_eq(f_fork(chain, CHAIN, 0, &r), F_OK);
+    ck_assert_int_eq(f_fork(chain_long_root, CHAIN, 0, &t), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(r, CHAIN);
+    ck_assert_int_eq(t, CHAIN);
+}
+END_TEST
+
+/* More children than the deque holds: the forks past the cap are calls. */
+#define WIDE ((long)(FI_DEQUE_SLOTS + FI_DEQUE_SLOTS / 2))
+static atomic_uchar wide_ran[WIDE];
+
+static void wide_child(long k, long unused, void *unused2)
+{
+    atomic_fetch_add(&wide_ran[k], 1);
+}
+
+static void wide_root(long unused, long unused2, void *unused3)
+{
+    for (long k = 0; k < WIDE; ++k)
+        FJ_REQUIRE(f_fork(wide_child, k, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    for (long k = 0; k < WIDE; ++k)
+        FJ_REQUIRE(atomic_load(&wide_ran[k]) == 1);
+}
+
+START_TEST(test_forkjoin_wider_than_deque)
+{
+    FJ_START(_i);
+    f_set_prune(fj_variant(_i) % 2 ? 0 : F_PRUNE_AUTO);
+    ck_assert_int_eq(f_fork(wide_root, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    for (long k = 0; k < WIDE; ++k)
+        FJ_REQUIRE(atomic_load(&wide_ran[k]) == 1);
+}
+END_TEST
+
+/* Every server's deque holds FI_DEQUE_SLOTS roots; one more is F_ENOMEM
+ * and runs nothing. */
+static atomic_long roots_ran;
+
+static void count_root(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&roots_ran, 1);
+}
+
+START_TEST(test_forkjoin_roots_fill_deques)
+{
+    FJ_START(_i);
+    long n = (long)FI_DEQUE_SLOTS * f_num_servers();
+    for (long k = 0; k < n; ++k)
+        FJ_REQUIRE(f_fork(count_root, 0, 0, NULL) == F_OK);
+    ck_assert_int_eq(f_fork(count_root, 0, 0, NULL), F_ENOMEM);
+    ck_assert_int_eq(f_vfork(no_args, ""), F_ENOMEM);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&roots_ran), n);
+    ck_assert_int_eq(atomic_load(&vout.empty), 0);
+    /* The deques are empty again. */
+    ck_assert_int_eq(f_fork(count_root, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&roots_ran), n + 1);
+}
+END_TEST
+
+/* With the deque full, a typed fork is pruned and keeps its result for its
+ * sync; an untyped join in between must not lose it. */
+static void noop(long unused, long unused2, void *unused3)
+{
+}
+
+static void fill_deque(void)
+{
+    for (long k = 0; k < (long)FI_DEQUE_SLOTS; ++k)
+        FJ_REQUIRE(f_fork(noop, 0, 0, NULL) == F_OK);
+}
+
+static void full_typed(long join_first, long unused, void *out)
+{
+    fill_deque();
+    FJ_REQUIRE(f_fork_long(ret, 42, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_double(half, 3, 0, NULL) == F_OK);
+    if (join_first)
+        FJ_REQUIRE(f_join() == F_OK);
+    double d = f_sync_double();
+    long l = f_sync_long();
+    FJ_REQUIRE(f_join() == F_OK);
+    ((double *)out)[0] = d;
+    ((double *)out)[1] = (double)l;
+}
+
+START_TEST(test_forkjoin_full_deque_typed)
+{
+    FJ_START(_i);
+    f_set_prune(0);
+    double out[2] = { -1, -1 };
+    ck_assert_int_eq(f_fork(full_typed, 0, 0, out), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert(out[0] == 1.5);
+    ck_assert(out[1] == 42.0);
+}
+END_TEST
+
+START_TEST(test_forkjoin_full_deque_typed_join_first)
+{
+    FJ_START(_i);
+    f_set_prune(0);
+    double out[2] = { -1, -1 };
+    ck_assert_int_eq(f_fork(full_typed, 1, 0, out), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_msg(out[0] == 1.5 && out[1] == 42.0,
+                  "pruned typed results lost by a join: sync_double %g (1.5), sync_long %g (42)",
+                  out[0], out[1]);
+}
+END_TEST
+
+/* ------------------------------------------------------- random trees */
+
+/*
+ * A tree from a seed: node `id` has children 5 id + 1 .. 5 id + f, with
+ * fan-out f in 0..4 (0..3 below depth 4), down to a depth of 1..12 chosen by
+ * the seed; a leaf's value is a hash of (seed, id); a node combines its
+ * children's values in order, r = 31 r + v, so a result landing in the
+ * wrong place shows.  Each node picks how it evaluates its children:
+ * untyped forks and a join, typed forks synced in reverse, f_fork_seq,
+ * f_vfork, or typed and untyped mixed; and whether it calls its last
+ * child instead of forking it.  Unless the tree allows `joins_in_typed`,
+ * a typed child's subtree is all typed forks and syncs, with no f_join.
+ */
+struct rtree {
+    uint64_t seed;
+    int depth;
+    int joins_in_typed;
+};
+
+struct rnode {
+    const struct rtree *t;
+    uint64_t id;
+    long depth;
+    long value;
+    int typed_only;
+};
+
+static uint64_t rhash(const struct rtree *t, uint64_t id, uint64_t salt)
+{
+    return fj_mix(t->seed ^ fj_mix(id * 8 + salt));
+}
+
+static int rfanout(const struct rtree *t, uint64_t id, long depth)
+{
+    if (depth >= t->depth)
+        return 0;
+    return (int)(rhash(t, id, 1) % (depth < 4 ? 5 : 4));
+}
+
+static long rleaf(const struct rtree *t, uint64_t id)
+{
+    return (long)(rhash(t, id, 2) % 1000) + 1;
+}
+
+/* Kept positive: a value of 0 or less is a result never written. */
+static long rcombine(long r, long v)
+{
+    return (long)(((unsigned long)r * 31u + (unsigned long)v) & 0x3fffffffffffffffu) | 1;
+}
+
+static long reval_seq(const struct rtree *t, uint64_t id, long depth)
+{
+    int f = rfanout(t, id, depth);
+    if (f == 0)
+        return rleaf(t, id);
+    long r = 0;
+    for (int k = 0; k < f; ++k)
+        r = rcombine(r, reval_seq(t, id * 5 + 1 + (uint64_t)k, depth + 1));
+    return r;
+}
+
+/* The sequential version that f_fork_seq names. */
+static void rnode_seq(long unused, long unused2, void *arg)
+{
+    struct rnode *n = arg;
+    n->value = reval_seq(n->t, n->id, n->depth);
+}
+
+static void rnode_run(long unused, long unused2, void *arg);
+
+static long rnode_long(long unused, long unused2, void *arg)
+{
+    rnode_run(0, 0, arg);
+    return ((struct rnode *)arg)->value;
+}
+
+static void rnode_v(const f_value *v)
+{
+    rnode_run(0, 0, v[0].p);
+}
+
+enum { R_UNTYPED, R_TYPED, R_SEQ, R_VFORK, R_MIXED, R_MODES };
+
+static void rnode_run(long unused, long unused2, void *arg)
+{
+    struct rnode *n = arg;
+    const struct rtree *t = n->t;
+    int f = rfanout(t, n->id, n->depth);
+    if (f == 0) {
+        n->value = rleaf(t, n->id);
+        return;
+    }
+    uint64_t h = rhash(t, n->id, 3);
+    int mode = n->typed_only ? R_TYPED : (int)(h % R_MODES);
+    int call_last = (int)(h >> 8) & 1;
+    struct rnode c[4];
+    int typed[4] = { 0 };
+    for (int k = 0; k < f; ++k) {
+        int m = mode == R_MIXED ? (k % 2 ? R_UNTYPED : R_TYPED) : mode;
+        c[k] = (struct rnode){ t, n->id * 5 + 1 + (uint64_t)k, n->depth + 1, -1,
+                               n->typed_only || (m == R_TYPED && !t->joins_in_typed) };
+        if (call_last && k == f - 1) {
+            rnode_run(0, 0, &c[k]);
+            continue;
+        }
+        switch (m) {
+        case R_UNTYPED: FJ_REQUIRE(f_fork(rnode_run, 0, 0, &c[k]) == F_OK); break;
+        case R_TYPED:
+            FJ_REQUIRE(f_fork_long(rnode_long, 0, 0, &c[k]) == F_OK);
+            typed[k] = 1;
+            break;
+        case R_SEQ: FJ_REQUIRE(f_fork_seq(rnode_run, rnode_seq, 0, 0, &c[k]) == F_OK); break;
+        default: FJ_REQUIRE(f_vfork(rnode_v, "p", (void *)&c[k]) == F_OK); break;
+        }
+    }
+    /* Typed children in reverse; their values also land in their frames. */
+    for (int k = f - 1; k >= 0; --k) {
+        if (typed[k]) {
+            long v = f_sync_long();
+            FJ_REQUIRE(v == c[k].value);
+        }
+    }
+    if (mode != R_TYPED)
+        FJ_REQUIRE(f_join() == F_OK);
+    long r = 0;
+    for (int k = 0; k < f; ++k) {
+        FJ_REQUIRE(c[k].value > 0);
+        r = rcombine(r, c[k].value);
+    }
+    n->value = r;
+}
+
+#define RSEEDS 4
+#define RRUNS 4
+
+/* RRUNS runs, each of RSEEDS trees (one root each) under its own pruning
+ * mode, against the sequential code. */
+static void random_trees(int i, int joins_in_typed)
+{
+    FJ_START(i);
+    for (int run = 0; run < RRUNS; ++run) {
+        struct rtree t[RSEEDS];
+        struct rnode root[RSEEDS];
+        f_set_prune(prune_modes[(fj_variant(i) + run) % 4]);
+        for (int s = 0; s < RSEEDS; ++s) {
+            uint64_t seed = fj_mix((uint64_t)(fj_variant(i) * RRUNS + run) * RSEEDS + (uint64_t)s);
+            t[s] = (struct rtree){ seed, 1 + (int)(seed % 12), joins_in_typed };
+            root[s] = (struct rnode){ &t[s], 0, 0, -1, 0 };
+            ck_assert_int_eq(f_fork(rnode_run, 0, 0, &root[s]), F_OK);
+        }
+        ck_assert_int_eq(fj_parallel_within(FJ_SHORT_S), F_OK);
+        for (int s = 0; s < RSEEDS; ++s)
+            ck_assert_msg(root[s].value == reval_seq(&t[s], 0, 0),
+                          "variant %d run %d seed %d: %ld, expected %ld", fj_variant(i), run, s,
+                          root[s].value, reval_seq(&t[s], 0, 0));
+    }
+}
+
+START_TEST(test_forkjoin_random_trees)
+{
+    random_trees(_i, 0);
+}
+END_TEST
+
+/* As above, but a typed child may fork untyped children and join them. */
+START_TEST(test_forkjoin_random_trees_joins_in_typed)
+{
+    random_trees(_i, 1);
+}
+END_TEST
+
+/* -------------------------------------------------------- termination */
+
+#define TERM_RUNS 400
+static atomic_int term_loose;
+
+static void term_root(long n, long unused, void *out)
+{
+    fib(n, 0, out);
+    for (int k = 0; k < 4; ++k)    /* and some it never joins */
+        FJ_REQUIRE(f_fork(loose_mark, 0, k, NULL) == F_OK);
+}
+
+static void term_rtc(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&term_loose, 1);
+}
+
+/* f_parallel returns exactly when all forked work is done: many short
+ * runs, each with root trees and unjoined children, checked each time. */
+START_TEST(test_forkjoin_termination)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    for (int run = 0; run < TERM_RUNS; ++run) {
+        long r[3] = { -1, -1, -1 };
+        for (int k = 0; k < LOOSE; ++k)
+            atomic_store(&loose[0][k], 0);
+        for (int k = 0; k < 3; ++k)
+            FJ_REQUIRE(f_fork(term_root, 6 + (run + k) % 7, 0, &r[k]) == F_OK);
+        FJ_REQUIRE(f_rtc_thread(F_ANY, term_rtc, 0, 0, NULL) == F_OK);
+        FJ_REQUIRE(f_parallel() == F_OK);
+        for (int k = 0; k < 3; ++k)
+            FJ_REQUIRE(r[k] == fib_seq(6 + (run + k) % 7));
+        for (int k = 0; k < 4; ++k)
+            FJ_REQUIRE(atomic_load(&loose[0][k]) == 3);
+        FJ_REQUIRE(atomic_load(&term_loose) == run + 1);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------- errors */
+
+static atomic_int called;
+
+static void counted(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&called, 1);
+}
+
+static long counted_long(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&called, 1);
+    return 1;
+}
+
+static double counted_double(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&called, 1);
+    return 1;
+}
+
+static void *counted_ptr(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&called, 1);
+    return &called;
+}
+
+static void counted_v(const f_value *v)
+{
+    atomic_fetch_add(&called, 1);
+}
+
+/* Every fork and join a thread that is not a filament may not make. */
+static void not_a_filament(int state)
+{
+    ck_assert_int_eq(f_join(), F_ESTATE);
+    ck_assert_int_eq((f_join)(), F_ESTATE);
+    ck_assert_int_eq(f_fork_long(counted_long, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork_double(counted_double, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork_ptr(counted_ptr, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq((f_fork_long)(counted_long, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_sync_long(), 0);
+    ck_assert(f_sync_double() == 0.0);
+    ck_assert_ptr_null(f_sync_ptr());
+    if (state == F_ESTATE) {    /* no library, or a run under way: nothing at all */
+        ck_assert_int_eq(f_fork(counted, 0, 0, NULL), F_ESTATE);
+        ck_assert_int_eq((f_fork)(counted, 0, 0, NULL), F_ESTATE);
+        ck_assert_int_eq(f_fork(NULL, 0, 0, NULL), F_ESTATE);
+        ck_assert_int_eq(f_fork_seq(counted, counted, 0, 0, NULL), F_ESTATE);
+        ck_assert_int_eq(f_fork_seq(counted, NULL, 0, 0, NULL), F_ESTATE);
+        ck_assert_int_eq(f_vfork(counted_v, "l", 1L), F_ESTATE);
+        ck_assert_int_eq(f_vfork(NULL, "x"), F_ESTATE);
+        ck_assert_int_eq(f_fork_long(NULL, 0, 0, NULL), F_ESTATE);
+    }
+}
+
+START_TEST(test_forkjoin_errors_before_initialize)
+{
+    not_a_filament(F_ESTATE);
+    FJ_START(_i);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&called), 0);
+}
+END_TEST
+
+START_TEST(test_forkjoin_errors_after_finalize)
+{
+    FJ_START(_i);
+    ck_assert_int_eq(f_fork(counted, 0, 0, NULL), F_OK);          /* roots never run: */
+    ck_assert_int_eq(f_vfork(counted_v, "l", 1L), F_OK);          /* discarded */
+    f_finalize();
+    not_a_filament(F_ESTATE);
+    FJ_START(_i);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&called), 0);
+}
+END_TEST
+
+START_TEST(test_forkjoin_errors_from_main)
+{
+    FJ_START(_i);
+    not_a_filament(F_OK);
+    ck_assert_int_eq(f_fork(NULL, 0, 0, NULL), F_EINVAL);
+    ck_assert_int_eq((f_fork)(NULL, 0, 0, NULL), F_EINVAL);
+    ck_assert_int_eq(f_fork_seq(NULL, counted, 0, 0, NULL), F_EINVAL);
+    ck_assert_int_eq(f_fork_seq(counted, NULL, 0, 0, NULL), F_EINVAL);
+    ck_assert_int_eq(f_vfork(NULL, "l", 1L), F_EINVAL);
+    ck_assert_int_eq(f_vfork(counted_v, NULL), F_EINVAL);
+    ck_assert_int_eq(f_vfork(counted_v, "x"), F_EINVAL);
+    ck_assert_int_eq(f_vfork(counted_v, "lldpx", 1L, 2L, 3.0, NULL), F_EINVAL);
+    ck_assert_int_eq(f_vfork(counted_v, "lllllllll", 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L),
+                     F_EINVAL);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&called), 0);
+    not_a_filament(F_OK);    /* between runs, as before */
+}
+END_TEST
+
+static atomic_int filament_errors;
+
+#define EXPECT(x)                                                                              \
+    do {                                                                                       \
+        if (!(x)) {                                                                            \
+            atomic_fetch_add(&filament_errors, 1);                                             \
+            fj_fail(__FILE__, __LINE__, #x);                                                   \
+        }                                                                                      \
+    } while (0)
+
+static void errors_in_filament(long unused, long unused2, void *unused3)
+{
+    EXPECT(f_fork(NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT((f_fork)(NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT(f_fork_long(NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT(f_fork_double(NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT(f_fork_ptr(NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT((f_fork_ptr)(NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT(f_fork_seq(NULL, counted, 0, 0, NULL) == F_EINVAL);
+    EXPECT(f_fork_seq(counted, NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT(f_vfork(NULL, "l", 1L) == F_EINVAL);
+    EXPECT(f_vfork(counted_v, NULL) == F_EINVAL);
+    EXPECT(f_vfork(counted_v, "q") == F_EINVAL);
+    EXPECT(f_vfork(counted_v, "lllllllll", 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L) == F_EINVAL);
+    EXPECT(f_join() == F_OK);
+    EXPECT(atomic_load(&called) == 0);
+    /* The library is still usable here. */
+    long r = -1;
+    EXPECT(f_fork(fib, 15, 0, &r) == F_OK);
+    EXPECT(f_join() == F_OK);
+    EXPECT(r == 610);
+}
+
+START_TEST(test_forkjoin_errors_in_filament)
+{
+    FJ_START(_i);
+    ck_assert_int_eq(f_fork(errors_in_filament, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_rtc_thread(F_ANY, errors_in_filament, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&filament_errors), 0);
+    ck_assert_int_eq(atomic_load(&called), 0);
+}
+END_TEST
+
+/* Another thread of the program, while a run is under way. */
+static void *outsider(void *unused)
+{
+    not_a_filament(F_ESTATE);
+    return NULL;
+}
+
+static void start_outsider(long unused, long unused2, void *unused3)
+{
+    pthread_t t;
+    FJ_REQUIRE(pthread_create(&t, NULL, outsider, NULL) == 0);
+    FJ_REQUIRE(pthread_join(t, NULL) == 0);
+}
+
+START_TEST(test_forkjoin_errors_other_thread)
+{
+    FJ_START(_i);
+    ck_assert_int_eq(f_fork(start_outsider, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&called), 0);
+}
+END_TEST
+
+/* A sync with nothing to sync returns 0 and leaves the library usable. */
+static void sync_nothing(long unused, long unused2, void *unused3)
+{
+    EXPECT(f_sync_long() == 0);
+    EXPECT(f_sync_double() == 0.0);
+    EXPECT(f_sync_ptr() == NULL);
+    EXPECT((f_sync_long)() == 0);
+    long r = -1;
+    EXPECT(f_fork(fib, 12, 0, &r) == F_OK);
+    EXPECT(f_join() == F_OK);
+    EXPECT(r == 144);
+    EXPECT(fib_long(12, 0, NULL) == 144);
+}
+
+START_TEST(test_forkjoin_sync_nothing)
+{
+    FJ_START(_i);
+    ck_assert_int_eq(f_fork(sync_nothing, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_rtc_thread(F_ANY, sync_nothing, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&filament_errors), 0);
+}
+END_TEST
+
+/* A child has nothing to sync even while its parent has a typed fork
+ * outstanding: its sync returns 0 and the parent's sync gets its value. */
+static void spurious_sync(long unused, long unused2, void *out)
+{
+    *(long *)out = f_sync_long();
+}
+
+static void sync_nothing_parent(long unused, long unused2, void *out)
+{
+    long *o = out;
+    FJ_REQUIRE(f_fork_long(ret, 42, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork(spurious_sync, 0, 0, &o[0]) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    o[1] = f_sync_long();
+}
+
+START_TEST(test_forkjoin_sync_nothing_in_child)
+{
+    FJ_START(_i);
+    f_set_prune(0);
+    long out[2] = { -1, -1 };
+    ck_assert_int_eq(f_fork(sync_nothing_parent, 0, 0, out), F_OK);
+    ck_assert_int_eq(fj_parallel_within(FJ_SHORT_S), F_OK);
+    ck_assert_msg(out[0] == 0 && out[1] == 42,
+                  "a child's sync with nothing to sync returned %ld (0) and took the parent's "
+                  "result: the parent's sync returned %ld (42)",
+                  out[0], out[1]);
+}
+END_TEST
+
+/* A fork that fails for want of memory runs nothing, and a typed one
+ * leaves nothing to sync. */
+static void enomem_in_filament(long unused, long unused2, void *unused3)
+{
+    fi_alloc_fail_reset(1);
+    EXPECT(f_vfork(counted_v, "l", 1L) == F_ENOMEM);
+    fi_alloc_fail_reset(0);
+    EXPECT(f_join() == F_OK);
+    EXPECT(atomic_load(&called) == 0);
+
+    /* A typed fork pruned because the deque is full needs room for its
+     * result: the first time, an allocation. */
+    EXPECT(f_fork_long(ret, 5, 0, NULL) == F_OK);
+    fill_deque();
+    fi_alloc_fail_reset(1);
+    EXPECT(f_fork_long(counted_long, 0, 0, NULL) == F_ENOMEM);
+    fi_alloc_fail_reset(0);
+    EXPECT(atomic_load(&called) == 0);
+    EXPECT(f_join() == F_OK);    /* the noops, down to ret's slot */
+    EXPECT(f_sync_long() == 5);
+    EXPECT(f_join() == F_OK);
+    EXPECT(atomic_load(&called) == 0);
+}
+
+START_TEST(test_forkjoin_enomem_runs_nothing)
+{
+    FJ_START(_i);
+    f_set_prune(0);
+    fi_alloc_fail_reset(1);
+    ck_assert_int_eq(f_vfork(counted_v, "l", 1L), F_ENOMEM);
+    fi_alloc_fail_reset(0);
+    ck_assert_int_eq(f_fork(enomem_in_filament, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&filament_errors), 0);
+    ck_assert_int_eq(atomic_load(&called), 0);
+}
+END_TEST
+
+/* -------------------------------------------------------------- suite */
+
+static TCase *tcase(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_set_timeout(tc, FJ_TIMEOUT);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("forkjoin");
+
+    TCase *core = tcase(s, "core");
+    FJ_ADD(core, test_forkjoin_fib_root, 0, 16);
+    FJ_ADD(core, test_forkjoin_sum_root, 0, 16);
+    FJ_ADD(core, test_forkjoin_library_functions, 0, 16);
+    FJ_ADD(core, test_forkjoin_in_rtc, 0, 16);
+    FJ_ADD(core, test_forkjoin_in_iterative, 0, 16);
+    FJ_ADD(core, test_forkjoin_in_barrier, 0, 16);
+    FJ_ADD(core, test_forkjoin_many_roots, 0, 16);
+    FJ_ADD(core, test_forkjoin_typed, 0, 16);
+    FJ_ADD(core, test_forkjoin_typed_mixed, 0, 16);
+    FJ_ADD(core, test_forkjoin_join_under_typed_fork, 0, 16);
+    FJ_ADD(core, test_forkjoin_vfork, 0, 16);
+    FJ_ADD(core, test_forkjoin_no_join, 0, 16);
+    FJ_ADD(core, test_forkjoin_no_join_in_typed_tree, 0, 64);
+
+    TCase *limits = tcase(s, "limits");
+    FJ_ADD(limits, test_forkjoin_chain_deep, 0, 16);
+    FJ_ADD(limits, test_forkjoin_wider_than_deque, 0, 8);
+    FJ_ADD(limits, test_forkjoin_roots_fill_deques, 0, 4);
+    FJ_ADD(limits, test_forkjoin_full_deque_typed, 0, 4);
+    FJ_ADD(limits, test_forkjoin_full_deque_typed_join_first, 0, 4);
+
+    TCase *random = tcase(s, "random");
+    FJ_ADD(random, test_forkjoin_random_trees, 0, 200);
+    FJ_ADD(random, test_forkjoin_random_trees_joins_in_typed, 0, 8);
+
+    TCase *term = tcase(s, "termination");
+    FJ_ADD(term, test_forkjoin_termination, 0, 16);
+
+    TCase *errors = tcase(s, "errors");
+    FJ_ADD(errors, test_forkjoin_errors_before_initialize, 0, 4);
+    FJ_ADD(errors, test_forkjoin_errors_after_finalize, 0, 4);
+    FJ_ADD(errors, test_forkjoin_errors_from_main, 0, 4);
+    FJ_ADD(errors, test_forkjoin_errors_in_filament, 0, 4);
+    FJ_ADD(errors, test_forkjoin_errors_other_thread, 0, 4);
+    FJ_ADD(errors, test_forkjoin_sync_nothing, 0, 4);
+    FJ_ADD(errors, test_forkjoin_sync_nothing_in_child, 0, 4);
+    FJ_ADD(errors, test_forkjoin_enomem_runs_nothing, 0, 4);
+    return s;
+}

@@ -1,0 +1,408 @@
+/*
+ * check_prune.c - suite "prune": pruning of forks [paper §4.5] and the
+ * counters that show it (f_fork(3), "Pruning"; f_get_stats(3)).
+ *
+ * Whatever the threshold - F_PRUNE_AUTO, 0 (never), N - the results are
+ * those of the sequential code; f_fork_seq calls its sequential version
+ * exactly for the forks that were pruned, and never with pruning off; the
+ * statistics add up (every fork is pushed or pruned, every pushed one runs
+ * once); FILAMENTS_PRUNE is parsed strictly; and a fib(20) keeps a number
+ * of live forks bounded by a small multiple of its depth.  One server is
+ * deterministic (no thief asks for work), so there the counts are exact.
+ * Every test with servers runs at 1, 2, 4 and 8 servers (fj.h).
+ */
+#include "fj.h"
+
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "tunables.h"    /* FI_PRUNE_DEPTH: the 3 of f_fork(3) */
+
+static void teardown(void)
+{
+    f_finalize();
+    unsetenv("FILAMENTS_PRUNE");
+}
+
+static const long modes[] = { F_PRUNE_AUTO, 0, 1, 2, 5, 64 };
+#define NMODES ((int)(sizeof modes / sizeof *modes))
+
+static long fib_seq(long n)
+{
+    return n < 2 ? n : fib_seq(n - 1) + fib_seq(n - 2);
+}
+
+static void fib(long n, long unused, void *result)
+{
+    long a, b;
+    if (n < 2) {
+        *(long *)result = n;
+        return;
+    }
+    FJ_REQUIRE(f_fork(fib, n - 1, 0, &a) == F_OK);
+    FJ_REQUIRE(f_fork(fib, n - 2, 0, &b) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    *(long *)result = a + b;
+}
+
+static long fib_long(long n, long unused, void *unused2)
+{
+    if (n < 2)
+        return n;
+    FJ_REQUIRE(f_fork_long(fib_long, n - 1, 0, NULL) == F_OK);
+    long b = fib_long(n - 2, 0, NULL);
+    return f_sync_long() + b;
+}
+
+static double sum_double(long lo, long hi, void *unused)
+{
+    if (hi - lo == 1)
+        return 1.0 / (double)(lo + 1);
+    long mid = lo + (hi - lo) / 2;
+    FJ_REQUIRE(f_fork_double(sum_double, lo, mid, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_double(sum_double, mid, hi, NULL) == F_OK);
+    double b = f_sync_double();
+    double a = f_sync_double();
+    return a + b;
+}
+
+static double sum_double_seq(long lo, long hi)
+{
+    if (hi - lo == 1)
+        return 1.0 / (double)(lo + 1);
+    long mid = lo + (hi - lo) / 2;
+    double a = sum_double_seq(lo, mid);
+    return a + sum_double_seq(mid, hi);
+}
+
+static struct {
+    long fib, fib_long;
+    double sum;
+} out;
+
+static void root(long n, long unused, void *unused2)
+{
+    fib(n, 0, &out.fib);
+    out.fib_long = fib_long(n + 2, 0, NULL);
+    out.sum = sum_double(0, 3000, NULL);
+}
+
+/* Every mode, the same results, bitwise. */
+START_TEST(test_prune_results_identical)
+{
+    FJ_START(_i);
+    double sum = sum_double_seq(0, 3000);
+    for (int m = 0; m < NMODES; ++m) {
+        f_set_prune(modes[m]);
+        ck_assert_int_eq(f_get_prune(), modes[m]);
+        ck_assert_int_eq(f_fork(root, 18, 0, NULL), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        ck_assert_int_eq(out.fib, fib_seq(18));
+        ck_assert_int_eq(out.fib_long, fib_seq(20));
+        ck_assert(memcmp(&out.sum, &sum, sizeof sum) == 0);
+        memset(&out, 0, sizeof out);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------ f_fork_seq */
+
+static atomic_long fn_calls, seq_calls;
+
+static void fib_seqver(long n, long unused, void *result)
+{
+    atomic_fetch_add(&seq_calls, 1);
+    *(long *)result = fib_seq(n);
+}
+
+/* fib with f_fork_seq: the sequential version is fib_seqver. */
+static void fib_fs(long n, long unused, void *result)
+{
+    long a, b;
+    atomic_fetch_add(&fn_calls, 1);
+    if (n < 2) {
+        *(long *)result = n;
+        return;
+    }
+    FJ_REQUIRE(f_fork_seq(fib_fs, fib_seqver, n - 1, 0, &a) == F_OK);
+    FJ_REQUIRE(f_fork_seq(fib_fs, fib_seqver, n - 2, 0, &b) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    *(long *)result = a + b;
+}
+
+/* seq runs exactly for the pruned forks, fn for the others: calls of fn =
+ * forks - pruned (the root is one of them), calls of seq = pruned. */
+START_TEST(test_prune_fork_seq_counts)
+{
+    FJ_START(_i);
+    for (int m = 0; m < NMODES; ++m) {
+        long r = -1;
+        struct f_stats st;
+        f_set_prune(modes[m]);
+        ck_assert_int_eq(f_reset_stats(), F_OK);
+        atomic_store(&fn_calls, 0);
+        atomic_store(&seq_calls, 0);
+        ck_assert_int_eq(f_fork_seq(fib_fs, fib_seqver, 20, 0, &r), F_OK);    /* a root */
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        ck_assert_int_eq(r, 6765);
+        ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+        ck_assert_int_eq(atomic_load(&seq_calls), (long)st.pruned_forks);
+        ck_assert_int_eq(atomic_load(&fn_calls), (long)(st.forks - st.pruned_forks));
+        if (modes[m] == 0)
+            ck_assert_int_eq(atomic_load(&seq_calls), 0);
+        /* No thief: below a few levels (more than the threshold) forks are pruned. */
+        if (modes[m] != 0 && modes[m] < 10 && f_num_servers() == 1)
+            ck_assert_msg(atomic_load(&seq_calls) > 0, "prune %ld: seq never called", modes[m]);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------ thresholds */
+
+#define WIDE 40
+static atomic_int wide_ran[WIDE];
+static atomic_int wide_ran_early;
+
+static void wide_child(long k, long unused, void *unused2)
+{
+    atomic_fetch_add(&wide_ran[k], 1);
+}
+
+/* One filament forks WIDE children and counts those that had run before
+ * its join. */
+static void wide_root(long unused, long unused2, void *unused3)
+{
+    for (long k = 0; k < WIDE; ++k)
+        FJ_REQUIRE(f_fork(wide_child, k, 0, NULL) == F_OK);
+    for (long k = 0; k < WIDE; ++k)
+        atomic_fetch_add(&wide_ran_early, atomic_load(&wide_ran[k]));
+    FJ_REQUIRE(f_join() == F_OK);
+}
+
+/* On one server, threshold N keeps N + 1 children and prunes the rest,
+ * which therefore have run when f_fork returns; auto keeps
+ * FI_PRUNE_DEPTH (3, f_fork(3)); 0 keeps them all. */
+START_TEST(test_prune_threshold_exact)
+{
+    FJ_START(_i);
+    for (int m = 0; m < NMODES; ++m) {
+        struct f_stats st;
+        f_set_prune(modes[m]);
+        ck_assert_int_eq(f_reset_stats(), F_OK);
+        atomic_store(&wide_ran_early, 0);
+        for (int k = 0; k < WIDE; ++k)
+            atomic_store(&wide_ran[k], 0);
+        ck_assert_int_eq(f_fork(wide_root, 0, 0, NULL), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        for (int k = 0; k < WIDE; ++k)
+            ck_assert_int_eq(atomic_load(&wide_ran[k]), 1);
+        ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+        ck_assert_int_eq(st.forks, WIDE + 1);
+        ck_assert_uint_le(st.pruned_forks, st.forks);
+        if (modes[m] == 0)
+            ck_assert_int_eq(st.pruned_forks, 0);
+        if (f_num_servers() > 1)
+            continue;
+        long kept = modes[m] == F_PRUNE_AUTO ? FI_PRUNE_DEPTH : modes[m] == 0 ? WIDE
+                                                                              : modes[m] + 1;
+        if (kept > WIDE)
+            kept = WIDE;
+        ck_assert_int_eq(st.pruned_forks, WIDE - kept);
+        ck_assert_int_eq(atomic_load(&wide_ran_early), WIDE - kept);    /* pruned: calls */
+    }
+}
+END_TEST
+
+/* -------------------------------------------------------------- counters */
+
+static void mixed_root(long n, long unused, void *unused2)
+{
+    long r;
+    fib(n, 0, &r);
+    FJ_REQUIRE(r == fib_seq(n));
+    FJ_REQUIRE(fib_long(n, 0, NULL) == fib_seq(n));
+}
+
+/*
+ * The counters add up, per server and in sum: pruned <= forks, every fork
+ * is either pruned or pushed, every pushed fork runs once
+ * (filaments_run = forks - pruned when only fork/join filaments ran), the
+ * steals are among them, and with pruning off nothing is pruned.  The sum
+ * (F_ANY) is the sum of the servers; its peak their maximum.
+ */
+START_TEST(test_prune_stats_consistent)
+{
+    FJ_START(_i);
+    for (int m = 0; m < NMODES; ++m) {
+        struct f_stats all, one, sum;
+        f_set_prune(modes[m]);
+        ck_assert_int_eq(f_reset_stats(), F_OK);
+        for (long k = 0; k < 4; ++k)
+            ck_assert_int_eq(f_fork(mixed_root, 14 + k, 0, NULL), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        ck_assert_int_eq(f_get_stats(F_ANY, &all), F_OK);
+        memset(&sum, 0, sizeof sum);
+        for (int s = 0; s < f_num_servers(); ++s) {
+            ck_assert_int_eq(f_get_stats(s, &one), F_OK);
+            ck_assert_uint_le(one.pruned_forks, one.forks);
+            if (modes[m] == 0)
+                ck_assert_uint_eq(one.pruned_forks, 0);
+            sum.forks += one.forks;
+            sum.pruned_forks += one.pruned_forks;
+            sum.filaments_run += one.filaments_run;
+            sum.steals += one.steals;
+            if (one.peak_live_forks > sum.peak_live_forks)
+                sum.peak_live_forks = one.peak_live_forks;
+        }
+        ck_assert_uint_eq(all.forks, sum.forks);
+        ck_assert_uint_eq(all.pruned_forks, sum.pruned_forks);
+        ck_assert_uint_eq(all.filaments_run, sum.filaments_run);
+        ck_assert_uint_eq(all.steals, sum.steals);
+        ck_assert_uint_eq(all.peak_live_forks, sum.peak_live_forks);
+        ck_assert_uint_le(all.pruned_forks, all.forks);
+        ck_assert_uint_eq(all.filaments_run, all.forks - all.pruned_forks);
+        ck_assert_uint_le(all.steals, all.filaments_run);
+        if (f_num_servers() == 1)
+            ck_assert_uint_eq(all.steals, 0);
+        /* Reset: all zero but the peak, which restarts from what is queued (nothing). */
+        ck_assert_int_eq(f_reset_stats(), F_OK);
+        ck_assert_int_eq(f_get_stats(F_ANY, &all), F_OK);
+        ck_assert_uint_eq(all.forks, 0);
+        ck_assert_uint_eq(all.pruned_forks, 0);
+        ck_assert_uint_eq(all.filaments_run, 0);
+        ck_assert_uint_eq(all.peak_live_forks, 0);
+    }
+}
+END_TEST
+
+/* fib(20) keeps few forks live: each level holds a handful of children,
+ * whatever the threshold, so the peak stays within a small multiple of the
+ * recursion depth (20). */
+START_TEST(test_prune_peak_live_fib)
+{
+    FJ_START(_i);
+    for (int m = 0; m < NMODES; ++m) {
+        long r = -1;
+        struct f_stats st;
+        f_set_prune(modes[m]);
+        ck_assert_int_eq(f_reset_stats(), F_OK);
+        ck_assert_int_eq(f_fork(fib, 20, 0, &r), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        ck_assert_int_eq(r, 6765);
+        ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+        ck_assert_uint_ge(st.peak_live_forks, 1);
+        ck_assert_msg(st.peak_live_forks < 20 * 20, "prune %ld: peak %lu live forks for fib(20)",
+                      modes[m], st.peak_live_forks);
+    }
+}
+END_TEST
+
+/* ------------------------------------------------------------ set, get */
+
+START_TEST(test_prune_set_get)
+{
+    FJ_START(_i);
+    ck_assert_int_eq(f_get_prune(), F_PRUNE_AUTO);    /* the default */
+    f_set_prune(7);
+    ck_assert_int_eq(f_get_prune(), 7);
+    f_set_prune(0);
+    ck_assert_int_eq(f_get_prune(), 0);
+    f_set_prune(-5);                                  /* negative: auto */
+    ck_assert_int_eq(f_get_prune(), F_PRUNE_AUTO);
+    f_set_prune(3);
+    long r = -1;
+    ck_assert_int_eq(f_fork(fib, 10, 0, &r), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(r, 55);
+    ck_assert_int_eq(f_get_prune(), 3);               /* holds across runs */
+    f_finalize();
+    FJ_START(_i);
+    ck_assert_int_eq(f_get_prune(), F_PRUNE_AUTO);    /* until f_finalize */
+}
+END_TEST
+
+/* ------------------------------------------------------- FILAMENTS_PRUNE */
+
+#define BAD 0    /* f_initialize refuses the value */
+#define GOOD 1
+
+static const struct {
+    const char *value;
+    int good;
+    long prune;
+} env_cases[] = {
+    { "auto", GOOD, F_PRUNE_AUTO },
+    { "0", GOOD, 0 },
+    { "1", GOOD, 1 },
+    { "17", GOOD, 17 },
+    { "9223372036854775807", GOOD, 9223372036854775807L },
+    { "", BAD, 0 },
+    { "-1", BAD, 0 },
+    { "+3", BAD, 0 },
+    { " 3", BAD, 0 },
+    { "3 ", BAD, 0 },
+    { "3x", BAD, 0 },
+    { "0x10", BAD, 0 },
+    { "1e3", BAD, 0 },
+    { "AUTO", BAD, 0 },
+    { "auto ", BAD, 0 },
+    { "never", BAD, 0 },
+    { "9223372036854775808", BAD, 0 },
+    { "99999999999999999999999", BAD, 0 },
+};
+#define NENV ((int)(sizeof env_cases / sizeof *env_cases))
+
+/* Loop index: the case (i / 4) at fj_servers(i). */
+START_TEST(test_prune_env)
+{
+    int c = fj_variant(_i);
+    ck_assert_int_eq(setenv("FILAMENTS_PRUNE", env_cases[c].value, 1), 0);
+    int rc = f_initialize(fj_servers(_i));
+    if (!env_cases[c].good) {
+        ck_assert_msg(rc == F_EINVAL, "FILAMENTS_PRUNE=\"%s\": f_initialize returned %d",
+                      env_cases[c].value, rc);
+    } else {
+        ck_assert_msg(rc == F_OK, "FILAMENTS_PRUNE=\"%s\": f_initialize returned %d",
+                      env_cases[c].value, rc);
+        ck_assert_int_eq(f_get_prune(), env_cases[c].prune);
+        long r = -1;
+        ck_assert_int_eq(f_fork(fib, 16, 0, &r), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        ck_assert_int_eq(r, 987);
+        f_finalize();
+    }
+    /* A refused value leaves the library uninitialized, and usable. */
+    ck_assert_int_eq(f_num_servers(), F_ESTATE);
+    ck_assert_int_eq(unsetenv("FILAMENTS_PRUNE"), 0);
+    FJ_START(_i);
+    ck_assert_int_eq(f_get_prune(), F_PRUNE_AUTO);
+}
+END_TEST
+
+/* -------------------------------------------------------------- suite */
+
+static TCase *tcase(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, NULL, teardown);
+    tcase_set_timeout(tc, FJ_TIMEOUT);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
+Suite *make_suite(void)
+{
+    Suite *s = suite_create("prune");
+
+    TCase *core = tcase(s, "core");
+    FJ_ADD(core, test_prune_results_identical, 0, 16);
+    FJ_ADD(core, test_prune_fork_seq_counts, 0, 16);
+    FJ_ADD(core, test_prune_threshold_exact, 0, 8);
+    FJ_ADD(core, test_prune_stats_consistent, 0, 16);
+    FJ_ADD(core, test_prune_peak_live_fib, 0, 16);
+    FJ_ADD(core, test_prune_set_get, 0, 4);
+
+    TCase *env = tcase(s, "env");
+    FJ_ADD(env, test_prune_env, 0, 4 * NENV);
+    return s;
+}
