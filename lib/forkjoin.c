@@ -99,8 +99,9 @@ void fi_forkjoin_bounds(struct fi_deque *d)
 
     /* Pruned typed results lie above every slot (they are made only in a
      * full deque): while there are any, every pop goes through sync_slow or
-     * join_untyped, which see them. */
-    d->own.floor_ = d->npruned > 0 ? d->cap : d->split;
+     * join_untyped, which see them; and while the thread holds a lock
+     * (--enable-debug), every pop goes to the library, which refuses f_join. */
+    d->own.floor_ = d->npruned > 0 || fi_locks_held() ? d->cap : d->split;
 }
 
 void fi_forkjoin_begin_run(struct fi_server *me)
@@ -313,7 +314,7 @@ int fi_forkjoin_drain(struct fi_server *me)
 int (f_join)(void)
 {
     struct fi_server *me = fi_self;
-    if (me == NULL)
+    if (me == NULL || fi_locks_held())
         return F_ESTATE;
     join_untyped(me, me->deque.own.base_);
     return F_OK;

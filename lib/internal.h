@@ -13,7 +13,7 @@
 #define FI_INTERNAL_H
 
 #ifdef HAVE_CONFIG_H
-#include "config.h"  /* FI_CACHE_LINE, FI_TSAN */
+#include "config.h"  /* FI_CACHE_LINE, FI_TSAN, FI_DEBUG */
 #endif
 
 #include <pthread.h>
@@ -179,6 +179,16 @@ FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
 FI_HIDDEN int fi_forkjoin_drain(struct fi_server *me);  /* 1 if it ran anything */
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
+
+/* lock.c: the spin lock itself, for the library's own locks; and, in a
+ * --enable-debug library, whether this thread holds an f_lock. */
+FI_HIDDEN void fi_spin_lock(f_lock_t *l);
+FI_HIDDEN void fi_spin_unlock(f_lock_t *l);
+#ifdef FI_DEBUG
+FI_HIDDEN int fi_locks_held(void);
+#else
+static inline int fi_locks_held(void) { return 0; }
+#endif
 FI_HIDDEN void fi_task_run(struct fi_server *me, struct f_task_ *t);
 FI_HIDDEN void fi_forkjoin_discard(struct fi_server *s);
 

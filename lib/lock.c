@@ -5,7 +5,9 @@
  * unlock; the system may still deschedule the holder's server when there
  * are more servers than cores, so a long wait yields.  Holding a lock
  * across f_join can deadlock (the joining server may run a filament that
- * wants the same lock): f_lock(3) states the rule.
+ * wants the same lock): f_lock(3) states the rule, and a library configured
+ * with --enable-debug checks it.  The library's own locks (the inboxes)
+ * are fi_spin_lock, never held across a join, and not counted.
  */
 #include <sched.h>
 
@@ -23,10 +25,10 @@ void f_lock_init(f_lock_t *l)
     AO_store(word(l), 0);
 }
 
-void f_lock(f_lock_t *l)
+void fi_spin_lock(f_lock_t *l)
 {
     unsigned spins = 0;
-    /* Acquire: the critical section after the lock; pairs with f_unlock. */
+    /* Acquire: the critical section after the lock; pairs with fi_spin_unlock. */
     while (!AO_compare_and_swap_acquire(word(l), 0, 1)) {
         while (AO_load(word(l)) != 0) {
             if (++spins < 1024)
@@ -37,8 +39,46 @@ void f_lock(f_lock_t *l)
     }
 }
 
-void f_unlock(f_lock_t *l)
+void fi_spin_unlock(f_lock_t *l)
 {
     /* Release: the critical section before the lock is seen free. */
     AO_store_release(word(l), 0);
+}
+
+#ifdef FI_DEBUG
+/*
+ * The lock rule, checked: the locks this thread holds.  While it holds
+ * any, its deque's floor is raised (fi_forkjoin_bounds), so that every
+ * join reaches the library, which refuses it with F_ESTATE.
+ */
+static __thread unsigned long held;
+
+int fi_locks_held(void)
+{
+    return held != 0;
+}
+
+static void count_held(long change)
+{
+    held += (unsigned long)change;
+    if (fi_self != NULL)
+        fi_forkjoin_bounds(&fi_self->deque);
+}
+#else
+static void count_held(long change)
+{
+    (void)change;
+}
+#endif
+
+void f_lock(f_lock_t *l)
+{
+    fi_spin_lock(l);
+    count_held(1);
+}
+
+void f_unlock(f_lock_t *l)
+{
+    count_held(-1);
+    fi_spin_unlock(l);
 }

@@ -21,12 +21,12 @@ static void run_desc(const struct fi_desc *d)
 
 static void lock_inbox(struct fi_inbox *b)
 {
-    f_lock(&b->lock);
+    fi_spin_lock(&b->lock);
 }
 
 static void unlock_inbox(struct fi_inbox *b)
 {
-    f_unlock(&b->lock);
+    fi_spin_unlock(&b->lock);
 }
 
 static int push_inbox(struct fi_server *to, const struct fi_desc *d)

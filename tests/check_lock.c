@@ -1,13 +1,15 @@
 /*
  * check_lock.c - suite "lock": spin locks [paper §2].  Mutual exclusion
  * over a non-atomic counter incremented by many filaments on every server,
- * F_LOCK_INITIALIZER and f_lock_init, locks in iterative phases, and locks
- * used by plain threads without the library.
+ * F_LOCK_INITIALIZER and f_lock_init, locks in iterative phases, locks
+ * used by plain threads without the library, and, in a library configured
+ * with --enable-debug, the lock rule: f_join with a lock held is F_ESTATE.
  */
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 
+#include "config.h"  /* FI_DEBUG: the library checks the lock rule */
 #include "tests.h"
 
 struct locked {
@@ -162,6 +164,46 @@ START_TEST(test_lock_without_library)
 }
 END_TEST
 
+#ifdef FI_DEBUG
+struct rule {
+    f_lock_t lock;
+    atomic_int child_ran;
+};
+
+static void rule_child(long i, long j, void *arg)
+{
+    struct rule *r = arg;
+    f_lock(&r->lock);    /* would spin forever under a joining holder */
+    atomic_store(&r->child_ran, 1);
+    f_unlock(&r->lock);
+}
+
+/* A filament that joins while it holds a lock is refused, every time, and
+ * its children wait; once it lets go, the same join works. */
+static void rule_parent(long i, long j, void *arg)
+{
+    struct rule *r = arg;
+    T_EXPECT(f_fork(rule_child, 0, 0, r) == F_OK);
+    f_lock(&r->lock);
+    T_EXPECT(f_join() == F_ESTATE);
+    T_EXPECT(f_join() == F_ESTATE);
+    T_EXPECT(atomic_load(&r->child_ran) == 0);    /* it needs the lock */
+    f_unlock(&r->lock);
+    T_EXPECT(f_join() == F_OK);
+    T_EXPECT(atomic_load(&r->child_ran) == 1);
+}
+
+START_TEST(test_lock_rule_checked)
+{
+    t_start_loop(_i);
+    struct rule r = { .lock = F_LOCK_INITIALIZER };
+    ck_assert_int_eq(f_rtc_thread(0, rule_parent, 0, 0, &r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+}
+END_TEST
+#endif
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("lock");
@@ -171,5 +213,8 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_lock_several_locks, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_lock_in_phases, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_lock_without_library, 0, T_NCOUNTS);
+#ifdef FI_DEBUG
+    tcase_add_loop_test(core, test_lock_rule_checked, 0, T_NCOUNTS);
+#endif
     return s;
 }
