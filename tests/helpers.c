@@ -190,6 +190,17 @@ int t_wait_flag(atomic_int *flag)
     return atomic_load(flag) != 0;
 }
 
+long t_scaled(long n)
+{
+    const char *v = getenv("T_SCALE");
+    char *end;
+    long pct = v != NULL ? strtol(v, &end, 10) : 100;
+    if (v != NULL && (*end != '\0' || pct < 1 || pct > 100))
+        ck_abort_msg("T_SCALE=%s: expected a percentage, 1 .. 100", v);
+    long scaled = n * pct / 100;
+    return scaled > 0 ? scaled : 1;
+}
+
 void t_work(long units)
 {
     volatile unsigned long x = 1;

@@ -107,6 +107,11 @@ static inline long t_ldl(atomic_long *p) { return atomic_load(p); }
  * safety net, not a measurement).  Returns whether the flag was seen set. */
 int t_wait_flag(atomic_int *flag);
 
+/* n scaled by $T_SCALE percent (1 .. 100; default 100), at least 1: the
+ * long loops of the suites read it, so that a run under valgrind
+ * (scripts/run-tests sets T_SCALE) covers every path in reasonable time. */
+long t_scaled(long n);
+
 /* Burn some CPU (a result the compiler cannot drop). */
 void t_work(long units);
 
