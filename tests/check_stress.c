@@ -27,6 +27,6 @@ Suite *make_suite(void)
 {
     Suite *s = suite_create("stress");
     TCase *stress = t_tcase(s, "stress");
-    tcase_add_loop_test(stress, test_stress_random_programs, 0, STRESS_TESTS);
+    tcase_add_loop_test(stress, test_stress_random_programs, 0, (int)t_scaled(STRESS_TESTS));
     return s;
 }
