@@ -100,13 +100,14 @@ int main(int argc, char **argv)
     };
     int servers = 0;  /* the library's default: FILAMENTS_SERVERS, else one per core */
     long sleep_ms = 1000, stretch_ms = 1000;
+    opterr = 0;  /* one line of our own below, not getopt's as well */
     for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
         switch (c) {
         case 's': servers = (int)number("servers", optarg, 1, 1024); break;
         case 'p': sleep_ms = number("sleep-ms", optarg, 1, 3600000); break;
         case 't': stretch_ms = number("stretch-ms", optarg, 1, 3600000); break;
         case 'h': printf("usage: idle [--servers=S] [--sleep-ms=MS] [--stretch-ms=MS]\n"); return 0;
-        default: fprintf(stderr, "idle: bad option (see --help)\n"); return 2;
+        default: fprintf(stderr, "idle: bad option '%s' (see --help)\n", argv[optind - 1]); return 2;
         }
     }
     if (optind < argc) {
