@@ -8,8 +8,13 @@
 #include "stress.h"
 #include "tests.h"
 
-/* Seeds 1 .. 5000, 50 per test (a Check fork each): about 25 s on 2 cores. */
+/* Seeds 1 .. 5000, 50 per test (a Check fork each): about 25 s on 2 cores.
+ * A sanitizer slows the programs 5 to 15 times: there, seeds 1 .. 500. */
+#ifdef STRESS_SANITIZED
+enum { STRESS_TESTS = 10, SEEDS_PER_TEST = 50 };
+#else
 enum { STRESS_TESTS = 100, SEEDS_PER_TEST = 50 };
+#endif
 
 START_TEST(test_stress_random_programs)
 {
