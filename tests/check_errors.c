@@ -6,8 +6,12 @@
  *
  * F_ESTATE: before f_initialize and after f_finalize; f_initialize twice or
  * from a filament; f_parallel from a filament or barrier code; phases and
- * iterative filaments from filaments; creation in barrier code.
- * F_EINVAL: server counts, environment variables, servers, functions.
+ * iterative filaments from filaments; creation in barrier code; f_join and
+ * forks outside the servers.
+ * F_EINVAL: server counts, environment variables, servers, functions,
+ * formats and argument counts of the variable-argument calls.
+ * doc/errors.md is the table of these cases; each row names its test here.
+ * Locks need no library: they work before f_initialize and after f_finalize.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
@@ -27,6 +31,7 @@ static void count_ran(long i, long j, void *arg) { atomic_fetch_add(&ran, 1); }
 static void count_ran_v(const f_value *a) { atomic_fetch_add(&ran, 1); }
 static void range_fn(long i, long jb, long je, void *arg) { atomic_fetch_add(&ran, 1); }
 static int seq_done(void *arg) { return F_DONE; }
+static long long_fn(long i, long j, void *arg) { return i; }
 
 /* Every call that needs the library, with good and bad arguments. */
 static void assert_all_estate(void)
@@ -45,6 +50,14 @@ static void assert_all_estate(void)
         ck_assert_int_eq(f_get_stats(servers[k], &st), F_ESTATE);
         ck_assert_int_eq(f_get_stats(servers[k], NULL), F_ESTATE);
     }
+    ck_assert_int_eq(f_fork(count_ran, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork(NULL, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork_seq(count_ran, count_ran, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork_seq(count_ran, NULL, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork_long(long_fn, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_vfork(count_ran_v, "l", 1L), F_ESTATE);
+    ck_assert_int_eq(f_vfork(count_ran_v, "x"), F_ESTATE);
+    ck_assert_int_eq(f_join(), F_ESTATE);
     ck_assert_int_eq(f_new_barrier(NULL, NULL), F_ESTATE);
     ck_assert_int_eq(f_new_barrier(seq_done, &st), F_ESTATE);
     ck_assert_int_eq(f_set_range_version(count_ran, range_fn), F_ESTATE);
@@ -392,7 +405,8 @@ END_TEST
 
 /* Another thread, started by a filament, calls in while the run goes on:
  * f_parallel inside f_parallel, creation, f_initialize, f_finalize. */
-enum { T_PARALLEL, T_RTC, T_RTC_ANY, T_BARRIER, T_INIT, T_STATS, T_MY_SERVER, T_CALLS };
+enum { T_PARALLEL, T_RTC, T_RTC_ANY, T_BARRIER, T_INIT, T_STATS, T_MY_SERVER, T_FORK, T_VFORK,
+       T_JOIN, T_CALLS };
 struct during_run {
     int rc[T_CALLS];
 };
@@ -408,6 +422,9 @@ static void *during_run_thread(void *arg)
     d->rc[T_INIT] = f_initialize(1);
     d->rc[T_STATS] = f_get_stats(F_ANY, &st);
     d->rc[T_MY_SERVER] = f_my_server();
+    d->rc[T_FORK] = f_fork(count_ran, 0, 0, NULL);
+    d->rc[T_VFORK] = f_vfork(count_ran_v, "");
+    d->rc[T_JOIN] = f_join();
     f_finalize();  /* not now: nothing happens */
     return NULL;
 }
@@ -498,6 +515,87 @@ START_TEST(test_errors_never_print)
 }
 END_TEST
 
+/* Forks with a NULL function, a NULL sequential version, or a bad format or
+ * too many arguments (f_vfork): F_EINVAL from a filament and, for roots,
+ * from the main thread; nothing of them runs.  f_join from the main thread,
+ * initialized, between runs: F_ESTATE. */
+static void bad_forks(void)
+{
+    T_EXPECT(f_fork(NULL, 0, 0, NULL) == F_EINVAL);
+    T_EXPECT(f_fork_seq(NULL, count_ran, 0, 0, NULL) == F_EINVAL);
+    T_EXPECT(f_fork_seq(count_ran, NULL, 0, 0, NULL) == F_EINVAL);
+    T_EXPECT(f_vfork(NULL, "") == F_EINVAL);
+    T_EXPECT(f_vfork(count_ran_v, NULL) == F_EINVAL);
+    T_EXPECT(f_vfork(count_ran_v, "x", 1L) == F_EINVAL);
+    T_EXPECT(f_vfork(count_ran_v, "lq", 1L, 2L) == F_EINVAL);
+    T_EXPECT(f_vfork(count_ran_v, "lllllllll", 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L) == F_EINVAL);
+}
+
+static void bad_forks_in_filament(long i, long j, void *arg)
+{
+    bad_forks();
+    T_EXPECT(f_fork_long(NULL, 0, 0, NULL) == F_EINVAL);
+    T_EXPECT(f_join() == F_OK);  /* nothing was forked: nothing to wait for */
+}
+
+START_TEST(test_errors_fork_einval)
+{
+    int n = t_start_loop(_i);
+    atomic_store(&ran, 0);
+    bad_forks();
+    ck_assert_int_eq(f_join(), F_ESTATE);
+    for (int s = 0; s < n; ++s)
+        ck_assert_int_eq(f_rtc_thread(s, bad_forks_in_filament, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(f_join(), F_ESTATE);
+    ck_assert_int_eq(t_ldl(&ran), 0);
+    t_assert_library_works();
+    /* Good roots beside the bad ones: exactly the good ones run. */
+    bad_forks();
+    ck_assert_int_eq(f_fork(count_ran, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_vfork(count_ran_v, "lll", 1L, 2L, 3L), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(t_ldl(&ran), 2);
+}
+END_TEST
+
+/* Locks need no library (f_lock(3)): before f_initialize, in filaments, and
+ * after f_finalize, the same lock protects a plain counter. */
+struct locked {
+    f_lock_t lock;
+    long count;
+};
+
+static void locked_add(long i, long j, void *arg)
+{
+    struct locked *l = arg;
+    for (long k = 0; k < 1000; ++k) {
+        f_lock(&l->lock);
+        l->count++;
+        f_unlock(&l->lock);
+    }
+}
+
+START_TEST(test_errors_lock_without_library)
+{
+    struct locked l = { F_LOCK_INITIALIZER, 0 };
+    locked_add(0, 0, &l);
+    f_lock_init(&l.lock);
+    locked_add(0, 0, &l);
+    int n = t_start_loop(_i);
+    for (int s = 0; s < n; ++s)
+        ck_assert_int_eq(f_rtc_thread(s, locked_add, 0, 0, &l), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    f_finalize();
+    locked_add(0, 0, &l);
+    ck_assert_int_eq(l.count, 1000L * (n + 3));
+    t_start(n);
+    t_assert_library_works();
+}
+END_TEST
+
 /* f_strerror: distinct, non-empty, one line, for every code and for unknown ones. */
 START_TEST(test_errors_strerror)
 {
@@ -544,6 +642,8 @@ Suite *make_suite(void)
     tcase_add_loop_test(state, test_errors_inside_barrier_code, 0, T_NCOUNTS);
     tcase_add_loop_test(state, test_errors_misc_einval, 0, T_NCOUNTS);
     tcase_add_loop_test(state, test_errors_other_thread_during_run, 0, T_NCOUNTS);
+    tcase_add_loop_test(state, test_errors_fork_einval, 0, T_NCOUNTS);
+    tcase_add_loop_test(state, test_errors_lock_without_library, 0, T_NCOUNTS);
     tcase_add_test(state, test_errors_strerror);
     tcase_add_loop_test(state, test_errors_never_print, 0, T_NCOUNTS);
     return s;

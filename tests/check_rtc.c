@@ -27,11 +27,12 @@ START_TEST(test_rtc_placement)
 }
 END_TEST
 
-/* Past the first chunk on one server: 300 and 100000 pinned filaments. */
+/* Past the first chunk on one server: 300 and 100000 pinned filaments
+ * (5000 under T_SCALE=5, still many chunks). */
 START_TEST(test_rtc_many_on_one_server)
 {
     int n = t_start_loop(_i);
-    static const long sizes[] = { 300, 100000 };
+    const long sizes[] = { 300, t_scaled(100000) };
     for (int z = 0; z < 2; ++z) {
         struct t_record *r = t_record_new(sizes[z]);
         for (long k = 0; k < r->n; ++k)
@@ -224,7 +225,8 @@ START_TEST(test_rtc_create_during_run)
 }
 END_TEST
 
-/* A chain: filament k creates k+1 on the next server, 100000 long. */
+/* A chain: filament k creates k+1 on the next server, 100000 long (T_SCALE
+ * shortens it: under valgrind each link is a switch between threads). */
 struct chain_job {
     int n;
     long length;
@@ -248,7 +250,7 @@ START_TEST(test_rtc_deep_chain)
 {
     int n = t_start_loop(_i);
     for (int any = 0; any < 2; ++any) {
-        struct chain_job c = { .n = n, .length = 100000, .any = any };
+        struct chain_job c = { .n = n, .length = t_scaled(100000), .any = any };
         c.r = t_record_new(c.length);
         ck_assert_int_eq(f_rtc_thread(0, chain_link, 0, 0, &c), F_OK);
         ck_assert_int_eq(f_parallel(), F_OK);

@@ -14,6 +14,12 @@ const int t_counts[T_NCOUNTS] = { 1, 2, 3, 4, 8 };
 
 /* ------------------------------------------------------------ servers */
 
+int t_servers(int loop_index)
+{
+    int n = t_counts[loop_index % T_NCOUNTS];
+    return t_scaled(100) < 100 && n > 2 ? 2 : n;
+}
+
 int t_start(int n)
 {
     t_clear_failures();
@@ -45,6 +51,9 @@ static void setup(void)
 TCase *t_tcase(Suite *s, const char *name)
 {
     TCase *tc = tcase_create(name);
+    /* Tagged with its name: CK_EXCLUDE_TAGS=stress leaves out every suite's
+     * stress case (scripts/run-tests does so under valgrind). */
+    tcase_set_tags(tc, name);
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     suite_add_tcase(s, tc);
@@ -188,6 +197,19 @@ int t_wait_flag(atomic_int *flag)
             nanosleep(&pause, NULL);
     }
     return atomic_load(flag) != 0;
+}
+
+long t_scaled(long n)
+{
+    const char *v = getenv("T_SCALE");
+    char *end;
+    long pct = v != NULL ? strtol(v, &end, 10) : 100;
+    if (v != NULL && (*end != '\0' || end == v || pct < 1 || pct > 100)) {
+        fprintf(stderr, "T_SCALE=%s: expected a percentage, 1 .. 100\n", v);
+        exit(EXIT_FAILURE);  /* also called from make_suite, outside any test */
+    }
+    long scaled = n * pct / 100;
+    return scaled > 0 ? scaled : 1;
 }
 
 void t_work(long units)

@@ -25,7 +25,10 @@ Suite *make_suite(void);
  * one: tcase_add_loop_test(tc, test, 0, T_NCOUNTS). */
 #define T_NCOUNTS 5
 extern const int t_counts[T_NCOUNTS];
-static inline int t_servers(int loop_index) { return t_counts[loop_index % T_NCOUNTS]; }
+/* t_counts[loop_index % T_NCOUNTS]; at most 2 when T_SCALE (below) is under
+ * 100: valgrind runs one thread at a time, so more servers there add time
+ * and no coverage of memory errors. */
+int t_servers(int loop_index);
 
 /* f_initialize(n), asserting success and f_num_servers() == n; clears the
  * failure count below.  Returns n. */
@@ -34,8 +37,9 @@ int t_start(int n);
 int t_start_loop(int loop_index);
 
 /* A test case with the suite's conventions: timeout 120 s (a deadlock fails,
- * it does not hang) and a checked teardown that calls f_finalize() and clears
- * the FILAMENTS_* variables, so CK_FORK=no runs start clean. */
+ * it does not hang), a checked teardown that calls f_finalize() and clears
+ * the FILAMENTS_* variables, so CK_FORK=no runs start clean, and its name as
+ * its tag (CK_EXCLUDE_TAGS=stress). */
 TCase *t_tcase(Suite *s, const char *name);
 
 /* Check's ck_assert_* record their location on every call (a write per
@@ -106,6 +110,11 @@ static inline long t_ldl(atomic_long *p) { return atomic_load(p); }
 /* Wait, yielding, until *flag != 0; gives up after a generous bound (a
  * safety net, not a measurement).  Returns whether the flag was seen set. */
 int t_wait_flag(atomic_int *flag);
+
+/* n scaled by $T_SCALE percent (1 .. 100; default 100), at least 1: the
+ * long loops of the suites read it, so that a run under valgrind
+ * (scripts/run-tests sets T_SCALE) covers every path in reasonable time. */
+long t_scaled(long n);
 
 /* Burn some CPU (a result the compiler cannot drop). */
 void t_work(long units);
