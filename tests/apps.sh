@@ -73,6 +73,32 @@ compare sor "cg fil" --size=2 --iters=7 --omega=1.2
 compare sor "cg fil" --size=1 --iters=3
 compare sor "cg fil" --size=12 --iters=100000 --epsilon=1e-4
 
+# The OpenMP and oneTBB peers, where configure found them (BENCHMARKS.md):
+# in the app's program, or in APP-llvm for clang's libomp.
+peer_args() {
+    if [ "$1" = matmul ]; then echo --size=37; else echo --size=23 --iters=15; fi
+}
+for app in matmul jacobi; do
+    peers=
+    for impl in omp omp-for tbb; do
+        "$apps/$app/$app" --help 2>/dev/null | grep -q "^ *$impl " && peers="$peers $impl"
+    done
+    # shellcheck disable=SC2046
+    [ -n "$peers" ] && compare $app "$peers" $(peer_args $app)
+    prog=$apps/$app/$app-llvm
+    [ -x "$prog" ] || continue
+    # shellcheck disable=SC2046
+    run $app --impl=seq $(peer_args $app) || continue
+    want=$(strip "$line")
+    for impl in omp-llvm omp-llvm-for; do
+        for servers in 1 2 3; do
+            # shellcheck disable=SC2046
+            got=$($timeout "$prog" --impl=$impl --servers=$servers --verify $(peer_args $app))
+            [ "$(strip "$got")" = "$want" ] || fail "$app-llvm --impl=$impl: '$got', seq: '$want'"
+        done
+    done
+done
+
 # The sequential variants besides seq.
 run jacobi --impl=calls --size=40 --iters=30 --verify
 
