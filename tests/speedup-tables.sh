@@ -52,7 +52,7 @@ mkdir -p "$tmp/apps/matmul" "$tmp/apps/jacobi"
 cp "$data/fake-app" "$tmp/apps/matmul/matmul"
 cp "$data/fake-app" "$tmp/apps/jacobi/jacobi"
 chmod +x "$tmp/apps/matmul/matmul" "$tmp/apps/jacobi/jacobi"
-run() { "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --cpus 1,2 "$@"; }
+run() { "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --apps matmul,jacobi --cpus 1,2 "$@"; }
 if ! run --target 0.5 --runs 3 --out "$tmp/fake" >"$tmp/log" 2>&1; then
     cat "$tmp/log"
     fail "a run with the fake apps exited non-zero"
@@ -81,7 +81,8 @@ done
 
 # --- 4. failing runs: that table stops, the others go on, exit 1 at the end
 expect_run_failure() {  # $1: environment setting, $2: text the message must hold
-    if env "$1" "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --cpus 1,2 --runs 1 \
+    if env "$1" "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --apps matmul,jacobi \
+        --cpus 1,2 --runs 1 \
         --size matmul=100,jacobi=100:10 --out "$tmp/bad" >"$tmp/log" 2>&1; then
         fail "$1: exit 0"
     fi
