@@ -20,7 +20,7 @@
  * child), waits until the child has run elsewhere, then joins both.  So a
  * stolen iteration is one stolen and one unstolen fork+join; `stolen=` says
  * how many of the `count` children another server ran (a child not taken
- * within about 100 us is run by the join, and counts as not stolen).
+ * within a millisecond is run by the join, and counts as not stolen).
  *
  * The empty functions are external and noinline, with an empty asm that
  * clobbers memory, so the compiler can neither drop nor inline the calls.
@@ -218,11 +218,19 @@ static void fj_root(long i, long j, void *arg)
         AO_store(&run->ran_on, 0);
         check(f_fork(stealable_child, k, k, run), "f_fork");
         check(f_fork(micro_empty, k, k, NULL), "f_fork");
+        /* Wait for the thief, ceding the core now and then in case it
+         * shares ours; past a millisecond, the join runs the child. */
         AO_t on = 0;
-        for (long spin = 0; spin < 200000 && (on = AO_load_acquire(&run->ran_on)) == 0; ++spin) {
+        double give_up = now_ns() + 1e6;
+        for (unsigned spin = 1; (on = AO_load_acquire(&run->ran_on)) == 0; ++spin) {
 #if defined(__x86_64__) || defined(__i386__)
             __builtin_ia32_pause();
 #endif
+            if (spin % 64 == 0) {
+                sched_yield();
+                if (now_ns() > give_up)
+                    break;
+            }
         }
         check(f_join(), "f_join");
         run->stolen += on != 0 && on != (AO_t)f_my_server() + 1;
