@@ -12,6 +12,16 @@
  * where ns_per is the median over the rounds and min, max the extremes.
  * `micro --what=list` prints the names.  Bad options: one line, exit 2.
  *
+ * fork-join: a root fork/join filament on one server forks an empty child
+ * and joins it, `count` times, pruning off: the child is never stolen and
+ * the join runs it.  fork-join-stolen: the same on two servers (at least),
+ * but the child must be stolen: the root forks it, forks an empty sibling
+ * (the fork that answers the idle server's request by publishing the
+ * child), waits until the child has run elsewhere, then joins both.  So a
+ * stolen iteration is one stolen and one unstolen fork+join; `stolen=` says
+ * how many of the `count` children another server ran (a child not taken
+ * within a millisecond is run by the join, and counts as not stolen).
+ *
  * The empty functions are external and noinline, with an empty asm that
  * clobbers memory, so the compiler can neither drop nor inline the calls.
  * micro_rtc_create is external too: scripts/micro-overheads names it in
@@ -177,6 +187,69 @@ static void bench_iter(const struct options *o, double *ns, enum iter_shape shap
         double t0 = now_ns();
         check(f_parallel(), "f_parallel");
         ns[r] = (now_ns() - t0) / ((double)o->count * (double)o->passes);
+    }
+    f_finalize();
+}
+
+/* -------------------------------------------------------- fork + join */
+
+struct fj_run {
+    long count;
+    int steal;             /* 1: wait until the child runs on another server */
+    volatile AO_t ran_on;  /* the child's server + 1, 0 before it runs */
+    long stolen;
+};
+
+static void stealable_child(long i, long j, void *arg)
+{
+    struct fj_run *run = arg;
+    AO_store_release(&run->ran_on, (AO_t)f_my_server() + 1);
+}
+
+static void fj_root(long i, long j, void *arg)
+{
+    struct fj_run *run = arg;
+    for (long k = 0; k < run->count; ++k) {
+        if (!run->steal) {
+            check(f_fork(micro_empty, k, k, NULL), "f_fork");
+            check(f_join(), "f_join");
+            continue;
+        }
+        AO_store(&run->ran_on, 0);
+        check(f_fork(stealable_child, k, k, run), "f_fork");
+        check(f_fork(micro_empty, k, k, NULL), "f_fork");
+        /* Wait for the thief, ceding the core now and then in case it
+         * shares ours; past a millisecond, the join runs the child. */
+        AO_t on = 0;
+        double give_up = now_ns() + 1e6;
+        for (unsigned spin = 1; (on = AO_load_acquire(&run->ran_on)) == 0; ++spin) {
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+            if (spin % 64 == 0) {
+                sched_yield();
+                if (now_ns() > give_up)
+                    break;
+            }
+        }
+        check(f_join(), "f_join");
+        run->stolen += on != 0 && on != (AO_t)f_my_server() + 1;
+    }
+}
+
+/* ns per fork + join (stolen: per iteration); *stolen: children run elsewhere. */
+static void bench_fork_join(const struct options *o, double *ns, int steal, long *stolen)
+{
+    check(f_initialize(o->servers), "f_initialize");
+    f_set_prune(0);
+    *stolen = 0;
+    for (int r = 0; r < o->rounds; ++r) {
+        struct fj_run run = { .count = o->count, .steal = steal };
+        double t0 = now_ns();
+        check(f_fork(fj_root, 0, 0, &run), "f_fork");
+        check(f_parallel(), "f_parallel");
+        ns[r] = (now_ns() - t0) / (double)o->count;
+        *stolen += run.stolen;
     }
     f_finalize();
 }
@@ -372,7 +445,7 @@ static int bench_bytes(const struct options *o)
 /* ---------------------------------------------------------------- main */
 
 enum bench { PROC, RTC, RTC_CREATE, ITER, ITER_RUNS, ITER_RANGE, BARRIER, BARRIER_FIL, PARALLEL,
-             BYTES, LIST, NBENCH };
+             FORK_JOIN, FORK_JOIN_STOLEN, BYTES, LIST, NBENCH };
 
 static const struct {
     const char *name;
@@ -387,6 +460,9 @@ static const struct {
     [BARRIER] = { "barrier", "a barrier episode: filaments, pthread_barrier_wait, spin" },
     [BARRIER_FIL] = { "barrier-fil", "the filaments' barrier alone" },
     [PARALLEL] = { "parallel", "an empty f_parallel call (microseconds)" },
+    [FORK_JOIN] = { "fork-join", "fork + join of an empty child, not stolen (one server)" },
+    [FORK_JOIN_STOLEN] = { "fork-join-stolen",
+                           "fork + join of a child another server steals, and a sibling" },
     [BYTES] = { "bytes", "heap bytes per queued RTC and iterative filament" },
     [LIST] = { "list", "print these names" },
 };
@@ -474,6 +550,7 @@ int main(int argc, char **argv)
         return 1;
     }
     const char *key = "ns_per";
+    long stolen = -1;
     switch (b) {
     case PROC: bench_proc(&o, ns); break;
     case RTC:
@@ -481,6 +558,12 @@ int main(int argc, char **argv)
     case ITER: bench_iter(&o, ns, ALONE); break;
     case ITER_RUNS: bench_iter(&o, ns, RUNS); break;
     case ITER_RANGE: bench_iter(&o, ns, RANGE); break;
+    case FORK_JOIN: bench_fork_join(&o, ns, 0, &stolen); break;
+    case FORK_JOIN_STOLEN:
+        if (o.servers < 2)
+            o.servers = 2;  /* a thief */
+        bench_fork_join(&o, ns, 1, &stolen);
+        break;
     case PARALLEL:
         bench_parallel(&o, ns);
         for (int r = 0; r < o.rounds; ++r)
@@ -495,6 +578,8 @@ int main(int argc, char **argv)
         printf(" row=%ld", o.row);
     printf(" rounds=%d", o.rounds);
     print_stat(key, "", ns, o.rounds);
+    if (b == FORK_JOIN_STOLEN)
+        printf(" stolen=%ld of=%ld", stolen, o.count * o.rounds);
     printf("\n");
     free(ns);
     return 0;

@@ -45,6 +45,11 @@ listed_impls() {
     "$(path "$1")" --help | sed -n 's/^      \([a-z][-a-z]*\) .*/\1/p' | grep -v '^seq'
 }
 
+# The peers' impls PROG lists in --help (OpenMP, oneTBB), if any.
+peer_impls() {
+    listed_impls "$1" | grep -E '^(omp|tbb)' || true
+}
+
 # run PROG ARGS...: run once, check the exit status, one line and
 # check=ok; the line in $line.
 run() {

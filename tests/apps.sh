@@ -20,6 +20,15 @@ compare sor "cg fil" --size=2 --iters=7 --omega=1.2
 compare sor "cg fil" --size=1 --iters=3
 compare sor "cg fil" --size=12 --iters=100000 --epsilon=1e-4
 
+# The OpenMP and oneTBB peers, where configure found them (BENCHMARKS.md):
+# in the app's program, or in APP-llvm for clang's libomp.
+for prog in matmul $(llvm matmul); do
+    compare "$prog" "$(peer_impls "$prog")" --size=37
+done
+for prog in jacobi $(llvm jacobi); do
+    compare "$prog" "$(peer_impls "$prog")" --size=23 --iters=15
+done
+
 # The sequential variants besides seq.
 run jacobi --impl=calls --size=40 --iters=30 --verify
 
@@ -46,5 +55,5 @@ bad sor --omega=2
 bad sor --omega=0
 bad sor --impl=fil-norange
 
-helps matmul jacobi sor
+helps matmul jacobi sor $(llvm matmul) $(llvm jacobi)
 finish apps

@@ -26,6 +26,24 @@ for app in matmul jacobi; do
     grep -q "^## $app\$" "$tmp/raw/README.md" || fail "README.md has no $app section"
 done
 
+# --- 1b. peers' ratio columns; two tables of one program (taskpool, f=40 and f=1)
+if ! "$runner" --from-raw "$data/raw-peers.txt" --out "$tmp/peers" --no-charts >"$tmp/log" 2>&1; then
+    cat "$tmp/log"
+    fail "--from-raw raw-peers.txt exited non-zero"
+fi
+# matmul at 2 CPUs: fil 0.625, omp 0.50 (0.80 of ours), omp-llvm 0.70 (1.12).
+grep -q "OMP/F  *LLVM/F" "$tmp/peers/matmul.txt" || fail "matmul: no ratio columns"
+grep -q "^2  *0.62  *1.68  *0.50  *2.10  *0.70  *1.50  .* 0.80  *1.12\$" "$tmp/peers/matmul.txt" ||
+    fail "matmul 2-CPU row with ratios: $(grep '^2 ' "$tmp/peers/matmul.txt")"
+grep -q "^1  .* 2.00  *-\$" "$tmp/peers/matmul.txt" || fail "matmul 1-CPU row: no omp-llvm at 1"
+grep -q "f=40, k=20   Sequential time: 0.80 sec" "$tmp/peers/taskpool.txt" ||
+    fail "taskpool header: $(head -1 "$tmp/peers/taskpool.txt")"
+grep -q "f=1, k=29   Sequential time: 1.00 sec" "$tmp/peers/taskpool-f1.txt" ||
+    fail "taskpool-f1 header: $(head -1 "$tmp/peers/taskpool-f1.txt")"
+grep -q "^2  *0.80  *1.25  *2.00  *0.50 " "$tmp/peers/taskpool-f1.txt" || fail "taskpool-f1 row"
+grep -q "1.96 on 2 threads" "$tmp/peers/taskpool.txt" || fail "taskpool: Korch and Rauber's figures"
+grep -q "^taskpool-f1,fil,2,29,.*,1.2500\$" "$tmp/peers/results.csv" || fail "results.csv taskpool-f1"
+
 # --- 2. a failed check or another digest than seq's stops that table, exit 1
 mangle() {  # first line matching $1: replace $2 by $3
     awk -v re="$1" -v a="$2" -v b="$3" '!done && $0 ~ re { sub(a, b); done = 1 } { print }' \
@@ -52,7 +70,7 @@ mkdir -p "$tmp/apps/matmul" "$tmp/apps/jacobi"
 cp "$data/fake-app" "$tmp/apps/matmul/matmul"
 cp "$data/fake-app" "$tmp/apps/jacobi/jacobi"
 chmod +x "$tmp/apps/matmul/matmul" "$tmp/apps/jacobi/jacobi"
-run() { "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --cpus 1,2 "$@"; }
+run() { "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --apps matmul,jacobi --cpus 1,2 "$@"; }
 if ! run --target 0.5 --runs 3 --out "$tmp/fake" >"$tmp/log" 2>&1; then
     cat "$tmp/log"
     fail "a run with the fake apps exited non-zero"
@@ -81,7 +99,8 @@ done
 
 # --- 4. failing runs: that table stops, the others go on, exit 1 at the end
 expect_run_failure() {  # $1: environment setting, $2: text the message must hold
-    if env "$1" "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --cpus 1,2 --runs 1 \
+    if env "$1" "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --apps matmul,jacobi \
+        --cpus 1,2 --runs 1 \
         --size matmul=100,jacobi=100:10 --out "$tmp/bad" >"$tmp/log" 2>&1; then
         fail "$1: exit 0"
     fi

@@ -95,10 +95,22 @@ static void destroy(void *problem)
 
 static const struct app_impl impls[] = {
     { "seq", jacobi_seq, 0, "sequential: no parallel constructs" },
+#ifndef APP_OMP_LLVM
     { "cg", jacobi_cg, 1, "coarse grain: one pthread per server, strips, a spin barrier" },
     { "fil", jacobi_fil, 1, "Filaments: one iterative filament per point, range version" },
     { "fil-norange", jacobi_fil_norange, 1, "Filaments, no range version: a call per point" },
     { "calls", jacobi_calls, 0, "sequential, one call per point through a function pointer" },
+#ifdef HAVE_OMP
+    { "omp", jacobi_omp, 1, "OpenMP (libgomp): a task per point, taskwait per iteration" },
+    { "omp-for", jacobi_omp_for, 1, "OpenMP (libgomp): omp for over the rows, static" },
+#endif
+#ifdef HAVE_TBB
+    { "tbb", jacobi_tbb, 1, "oneTBB: parallel_for, a task per point, per iteration" },
+#endif
+#else
+    { "omp-llvm", jacobi_omp, 1, "OpenMP (LLVM libomp): a task per point" },
+    { "omp-llvm-for", jacobi_omp_for, 1, "OpenMP (LLVM libomp): omp for over the rows" },
+#endif
     { NULL, NULL, 0, NULL },
 };
 

@@ -9,11 +9,17 @@
  * jacobi_point(), the same expression in the same order, and maxdiff is a
  * maximum (exact in any order), so all of them produce bitwise identical
  * grids and iteration counts.
+ *
+ * Included by the C++ peer (jacobi-tbb.cc), hence the extern "C".
  */
 #ifndef JACOBI_H
 #define JACOBI_H
 
 #include <math.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct jacobi {
     long n, w;          /* interior points per row; doubles per row (n + 2) */
@@ -52,5 +58,12 @@ void jacobi_calls(void *problem, int servers);
 void jacobi_cg(void *problem, int servers);
 void jacobi_fil(void *problem, int servers);
 void jacobi_fil_norange(void *problem, int servers);
+void jacobi_omp(void *problem, int servers);     /* jacobi-omp.c: libgomp, or libomp in -llvm */
+void jacobi_omp_for(void *problem, int servers);
+void jacobi_tbb(void *problem, int servers);     /* jacobi-tbb.cc */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* JACOBI_H */

@@ -71,8 +71,20 @@ static void destroy(void *problem)
 
 static const struct app_impl impls[] = {
     { "seq", matmul_seq, 0, "sequential: no parallel constructs" },
+#ifndef APP_OMP_LLVM
     { "cg", matmul_cg, 1, "coarse grain: one pthread per server, a strip of rows each" },
     { "fil", matmul_fil, 1, "Filaments: one RTC filament per inner product, strips of rows" },
+#ifdef HAVE_OMP
+    { "omp", matmul_omp, 1, "OpenMP (libgomp): a task per inner product" },
+    { "omp-for", matmul_omp_for, 1, "OpenMP (libgomp): omp for over the rows, static" },
+#endif
+#ifdef HAVE_TBB
+    { "tbb", matmul_tbb, 1, "oneTBB: parallel_for, a task per inner product" },
+#endif
+#else
+    { "omp-llvm", matmul_omp, 1, "OpenMP (LLVM libomp): a task per inner product" },
+    { "omp-llvm-for", matmul_omp_for, 1, "OpenMP (LLVM libomp): omp for over the rows, static" },
+#endif
     { NULL, NULL, 0, NULL },
 };
 

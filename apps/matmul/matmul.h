@@ -4,9 +4,15 @@
  * b is stored transposed (bt), so each inner product walks two rows.  All
  * programs compute every entry with matmul_inner(), the same loop in the
  * same order, so their results are bitwise identical.
+ *
+ * Included by the C++ peer (matmul-tbb.cc), hence the extern "C".
  */
 #ifndef MATMUL_H
 #define MATMUL_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct matmul {
     long n;
@@ -35,5 +41,12 @@ static inline void matmul_inner(const struct matmul *m, long i, long j)
 void matmul_seq(void *problem, int servers);
 void matmul_cg(void *problem, int servers);
 void matmul_fil(void *problem, int servers);
+void matmul_omp(void *problem, int servers);     /* matmul-omp.c: libgomp, or libomp in -llvm */
+void matmul_omp_for(void *problem, int servers);
+void matmul_tbb(void *problem, int servers);     /* matmul-tbb.cc */
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* MATMUL_H */

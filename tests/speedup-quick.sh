@@ -1,0 +1,45 @@
+#!/bin/sh
+# speedup-quick.sh - scripts/speedup-tables --quick end to end on the real,
+# built apps: two small ones (matmul, and the task-pool algorithm, whose size
+# is --k and whose f is fixed per table) at 1 and 2 CPUs, three rounds, tiny
+# explicit sizes.  Checks the tables' shape and that nothing failed; no
+# time is compared with anything.
+set -u
+srcdir=${srcdir:-.}
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+[ -x ./apps/matmul/matmul ] && [ -x ./apps/taskpool/taskpool ] ||
+    { echo "the apps are not built"; exit 99; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/speedup-quick.XXXXXX") || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+if ! "$srcdir/scripts/speedup-tables" --quick --no-setup --no-charts --no-micro \
+    --apps-dir ./apps --apps matmul,taskpool-f1 --cpus 1,2 --runs 3 \
+    --size matmul=48,taskpool-f1=12 --out "$tmp/out" >"$tmp/log" 2>&1; then
+    cat "$tmp/log"
+    fail "exit non-zero"
+fi
+grep -q "matrix size 48   Sequential time: " "$tmp/out/matmul.txt" ||
+    fail "matmul header: $(head -1 "$tmp/out/matmul.txt")"
+grep -q "synthetic algorithm (Korch-Rauber), f=1, k=12   Sequential time: " \
+    "$tmp/out/taskpool-f1.txt" || fail "taskpool header: $(head -1 "$tmp/out/taskpool-f1.txt")"
+for app in matmul taskpool-f1; do
+    for c in 1 2; do
+        grep -q "^$c  *[0-9.]*  *[0-9.]*  *[0-9.]* " "$tmp/out/$app.txt" || fail "$app: no row $c"
+    done
+    grep -q FAILED "$tmp/out/$app.txt" && fail "$app: FAILED"
+    grep -q "^## $app\$" "$tmp/out/README.md" || fail "README.md has no $app section"
+done
+# 3 rounds of seq, fil and cg (at 1 and 2 CPUs): 3 x 5 lines.
+[ "$(grep -c '^app=taskpool .* f=1 ' "$tmp/out/raw.txt")" = 15 ] || fail "taskpool: not 15 runs"
+grep -q "^\[ *1/[0-9]*\] matmul  *seq .*run 1/3 .*about .* to go in all" "$tmp/log" ||
+    fail "no progress line"
+grep -q "Korch and Rauber" "$tmp/out/taskpool-f1.txt" || fail "taskpool: the paper's figures"
+grep -q "Micro-overheads" "$tmp/out/README.md" || fail "README.md: no micro-overheads section"
+# Peers, where built: a ratio column per peer.
+if ./apps/matmul/matmul --help | grep -q "^ *omp "; then
+    grep -q "OMP/F" "$tmp/out/matmul.txt" || fail "matmul: no OMP/F column"
+fi
+[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
+echo "ok"
