@@ -20,11 +20,6 @@
 
 #include "internal.h"
 
-static void teardown(void)
-{
-    f_finalize();
-}
-
 static struct fi_deque *my_deque(void)
 {
     return &fi_self->deque;
@@ -611,20 +606,11 @@ END_TEST
 #define STRESS(n) (n)
 #endif
 
-static TCase *tcase(Suite *s, const char *name)
-{
-    TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_set_timeout(tc, FJ_TIMEOUT);
-    suite_add_tcase(s, tc);
-    return tc;
-}
-
 Suite *make_suite(void)
 {
     Suite *s = suite_create("deque");
 
-    TCase *core = tcase(s, "core");
+    TCase *core = fj_tcase(s, "core");
     FJ_ADD(core, test_deque_publish_steps, 0, 8);
     FJ_ADD(core, test_deque_auto_prune_steps, 0, 8);
     FJ_ADD(core, test_deque_typed_child_base, 0, 4);
@@ -632,7 +618,7 @@ Suite *make_suite(void)
     FJ_ADD(core, test_deque_typed_leftover_on_leapfrog, 0, 16);
     FJ_ADD(core, test_deque_typed_join_on_leapfrog, 0, 4);
 
-    TCase *stress = tcase(s, "stress");
+    TCase *stress = fj_tcase(s, "stress");
     FJ_ADD(stress, test_deque_children_once, 0, STRESS(1200));
     FJ_ADD(stress, test_deque_forced_steals, 0, STRESS(800));
     return s;

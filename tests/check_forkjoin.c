@@ -21,11 +21,6 @@
 
 #include "internal.h"    /* fi_alloc_fail_reset, FI_DEQUE_SLOTS: failure injection, the cap */
 
-static void teardown(void)
-{
-    f_finalize();
-}
-
 /* The deadlock watchdog of the tests that deadlock while a known bug
  * stands: their runs take milliseconds. */
 #define FJ_SHORT_S 10
@@ -1298,20 +1293,11 @@ END_TEST
 
 /* -------------------------------------------------------------- suite */
 
-static TCase *tcase(Suite *s, const char *name)
-{
-    TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_set_timeout(tc, FJ_TIMEOUT);
-    suite_add_tcase(s, tc);
-    return tc;
-}
-
 Suite *make_suite(void)
 {
     Suite *s = suite_create("forkjoin");
 
-    TCase *core = tcase(s, "core");
+    TCase *core = fj_tcase(s, "core");
     FJ_ADD(core, test_forkjoin_fib_root, 0, 16);
     FJ_ADD(core, test_forkjoin_sum_root, 0, 16);
     FJ_ADD(core, test_forkjoin_library_functions, 0, 16);
@@ -1326,21 +1312,21 @@ Suite *make_suite(void)
     FJ_ADD(core, test_forkjoin_no_join, 0, 16);
     FJ_ADD(core, test_forkjoin_no_join_in_typed_tree, 0, 64);
 
-    TCase *limits = tcase(s, "limits");
+    TCase *limits = fj_tcase(s, "limits");
     FJ_ADD(limits, test_forkjoin_chain_deep, 0, 16);
     FJ_ADD(limits, test_forkjoin_wider_than_deque, 0, 8);
     FJ_ADD(limits, test_forkjoin_roots_fill_deques, 0, 4);
     FJ_ADD(limits, test_forkjoin_full_deque_typed, 0, 4);
     FJ_ADD(limits, test_forkjoin_full_deque_typed_join_first, 0, 4);
 
-    TCase *random = tcase(s, "random");
+    TCase *random = fj_tcase(s, "random");
     FJ_ADD(random, test_forkjoin_random_trees, 0, 200);
     FJ_ADD(random, test_forkjoin_random_trees_joins_in_typed, 0, 8);
 
-    TCase *term = tcase(s, "termination");
+    TCase *term = fj_tcase(s, "termination");
     FJ_ADD(term, test_forkjoin_termination, 0, 16);
 
-    TCase *errors = tcase(s, "errors");
+    TCase *errors = fj_tcase(s, "errors");
     FJ_ADD(errors, test_forkjoin_errors_before_initialize, 0, 4);
     FJ_ADD(errors, test_forkjoin_errors_after_finalize, 0, 4);
     FJ_ADD(errors, test_forkjoin_errors_from_main, 0, 4);

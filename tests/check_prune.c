@@ -18,12 +18,6 @@
 
 #include "tunables.h"    /* FI_PRUNE_DEPTH: the 3 of f_fork(3) */
 
-static void teardown(void)
-{
-    f_finalize();
-    unsetenv("FILAMENTS_PRUNE");
-}
-
 static const long modes[] = { F_PRUNE_AUTO, 0, 1, 2, 5, 64 };
 #define NMODES ((int)(sizeof modes / sizeof *modes))
 
@@ -381,20 +375,11 @@ END_TEST
 
 /* -------------------------------------------------------------- suite */
 
-static TCase *tcase(Suite *s, const char *name)
-{
-    TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, NULL, teardown);
-    tcase_set_timeout(tc, FJ_TIMEOUT);
-    suite_add_tcase(s, tc);
-    return tc;
-}
-
 Suite *make_suite(void)
 {
     Suite *s = suite_create("prune");
 
-    TCase *core = tcase(s, "core");
+    TCase *core = fj_tcase(s, "core");
     FJ_ADD(core, test_prune_results_identical, 0, 16);
     FJ_ADD(core, test_prune_fork_seq_counts, 0, 16);
     FJ_ADD(core, test_prune_threshold_exact, 0, 8);
@@ -402,7 +387,7 @@ Suite *make_suite(void)
     FJ_ADD(core, test_prune_peak_live_fib, 0, 16);
     FJ_ADD(core, test_prune_set_get, 0, 4);
 
-    TCase *env = tcase(s, "env");
+    TCase *env = fj_tcase(s, "env");
     FJ_ADD(env, test_prune_env, 0, 4 * NENV);
     return s;
 }

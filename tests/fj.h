@@ -29,6 +29,24 @@
 /* Generous: a deadlock fails the test instead of hanging make check. */
 #define FJ_TIMEOUT 120
 
+/* After every test, f_finalize() and FILAMENTS_PRUNE unset: the next test,
+ * in this process under CK_FORK=no, starts clean. */
+static inline void fj_teardown(void)
+{
+    f_finalize();
+    unsetenv("FILAMENTS_PRUNE");
+}
+
+/* A test case of the suite s with fj_teardown and the deadlock timeout. */
+static inline TCase *fj_tcase(Suite *s, const char *name)
+{
+    TCase *tc = tcase_create(name);
+    tcase_add_checked_fixture(tc, NULL, fj_teardown);
+    tcase_set_timeout(tc, FJ_TIMEOUT);
+    suite_add_tcase(s, tc);
+    return tc;
+}
+
 static inline int fj_servers(int i)
 {
     return 1 << (i & 3);
