@@ -282,21 +282,6 @@ static inline int f_push_(long kind, void (*fn)(void), long i, long j, void *arg
     return 0;
 }
 
-/* The newest slot if the fast path may pop it (of that kind), else NULL. */
-static inline struct f_task_ *f_pop_(long kind)
-{
-    struct f_deque_ *d = f_deque_;
-    if (F_LIKELY_(d->bottom_ > d->floor_)) {
-        struct f_task_ *t = &d->slot_[d->bottom_ - 1];
-        if (F_LIKELY_(t->kind_ == kind)) {
-            d->bottom_--;
-            d->ran_++;
-            return t;
-        }
-    }
-    return (struct f_task_ *)0;
-}
-
 /* Call an untyped child here, as a filament of its own: its joins stop at
  * its own children, and what it leaves unjoined is joined as it returns. */
 static inline void f_call_child_(struct f_deque_ *d, f_func fn, long i, long j, void *arg)
@@ -325,15 +310,24 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 }
 #define f_fork(fn, i, j, arg) f_fork_inline_((fn), (i), (j), (arg))
 
-/* Pop and call the running filament's private untyped children; the
- * library does the rest (public children, what a child left unjoined). */
+/* Pop and call the running filament's private untyped children, newest
+ * first; the library does the rest (public children, a typed child, what a
+ * child left unjoined).  The deque pointer is read once: a fork/join
+ * filament never changes server [paper §4.5]. */
 static inline int f_join_inline_(void)
 {
     struct f_deque_ *d = f_deque_;
-    struct f_task_ *t;
-    while (d->bottom_ > d->base_ && (t = f_pop_(F_KIND_VOID_)) != (struct f_task_ *)0)
+    for (;;) {
+        size_t b = d->bottom_;
+        struct f_task_ *t = &d->slot_[b - 1];
+        if (b <= d->base_)
+            return b == d->base_ ? 0 : (f_join)();
+        if (!F_LIKELY_(b > d->floor_ && t->kind_ == F_KIND_VOID_))
+            return (f_join)();
+        d->bottom_ = b - 1;
+        d->ran_++;
         f_call_child_(d, (f_func)t->fn_, t->i_, t->j_, t->arg_);
-    return d->bottom_ == d->base_ ? 0 : (f_join)();
+    }
 }
 #define f_join() f_join_inline_()
 
