@@ -317,17 +317,16 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 static inline int f_join_inline_(void)
 {
     struct f_deque_ *d = f_deque_;
-    for (;;) {
-        size_t b = d->bottom_;
+    size_t base = d->base_, b;
+    while ((b = d->bottom_) > base) {
         struct f_task_ *t = &d->slot_[b - 1];
-        if (b <= d->base_)
-            return b == d->base_ ? 0 : (f_join)();
         if (!F_LIKELY_(b > d->floor_ && t->kind_ == F_KIND_VOID_))
             return (f_join)();
         d->bottom_ = b - 1;
         d->ran_++;
         f_call_child_(d, (f_func)t->fn_, t->i_, t->j_, t->arg_);
     }
+    return b == base ? 0 : (f_join)();
 }
 #define f_join() f_join_inline_()
 
