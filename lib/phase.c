@@ -277,7 +277,14 @@ static inline void run_one(const struct fi_run *r, struct range_cache *c)
     f_func fn = r->fn;
     long i = r->i, last = r->j_last;
     void *arg = r->arg;
-    for (long j = r->j_first;; ++j) {
+    long j = r->j_first;
+    for (; (unsigned long)last - (unsigned long)j >= 4; j += 4) {
+        fn(i, j, arg);
+        fn(i, j + 1, arg);
+        fn(i, j + 2, arg);
+        fn(i, j + 3, arg);
+    }
+    for (;; ++j) {
         fn(i, j, arg);
         if (j == last)
             break;
