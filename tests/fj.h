@@ -26,6 +26,8 @@
 
 #include <filaments.h>
 
+#include "tests.h"    /* t_servers_cap: at most 2 servers under valgrind (T_SCALE) */
+
 /* Generous: a deadlock fails the test instead of hanging make check. */
 #define FJ_TIMEOUT 120
 
@@ -41,6 +43,7 @@ static inline void fj_teardown(void)
 static inline TCase *fj_tcase(Suite *s, const char *name)
 {
     TCase *tc = tcase_create(name);
+    tcase_set_tags(tc, name);    /* CK_EXCLUDE_TAGS=stress, as t_tcase */
     tcase_add_checked_fixture(tc, NULL, fj_teardown);
     tcase_set_timeout(tc, FJ_TIMEOUT);
     suite_add_tcase(s, tc);
@@ -49,7 +52,7 @@ static inline TCase *fj_tcase(Suite *s, const char *name)
 
 static inline int fj_servers(int i)
 {
-    return 1 << (i & 3);
+    return t_servers_cap(1 << (i & 3));
 }
 
 static inline int fj_variant(int i)

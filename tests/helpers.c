@@ -14,10 +14,14 @@ const int t_counts[T_NCOUNTS] = { 1, 2, 3, 4, 8 };
 
 /* ------------------------------------------------------------ servers */
 
+int t_servers_cap(int n)
+{
+    return t_scaled(100) < 100 && n > 2 ? 2 : n;
+}
+
 int t_servers(int loop_index)
 {
-    int n = t_counts[loop_index % T_NCOUNTS];
-    return t_scaled(100) < 100 && n > 2 ? 2 : n;
+    return t_servers_cap(t_counts[loop_index % T_NCOUNTS]);
 }
 
 int t_start(int n)

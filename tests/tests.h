@@ -29,6 +29,8 @@ extern const int t_counts[T_NCOUNTS];
  * 100: valgrind runs one thread at a time, so more servers there add time
  * and no coverage of memory errors. */
 int t_servers(int loop_index);
+/* n, or 2 if n is more and T_SCALE is under 100 (the cap above). */
+int t_servers_cap(int n);
 
 /* f_initialize(n), asserting success and f_num_servers() == n; clears the
  * failure count below.  Returns n. */
