@@ -148,20 +148,29 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
 }
 
 /* Wait for a thief to finish a slot, helping it meanwhile.  The slot
- * stays marked done (and stolen) for the pop that drops it. */
+ * stays marked done (and stolen) for the pop that drops it.  The wait is
+ * idle time, less the filaments run for the thief meanwhile. */
 static void wait_done(struct fi_server *me, struct f_task_ *slot)
 {
     unsigned spins = 0;
+    unsigned long idle_from = fi_idle_clock_ns();
     /* Acquire: the thief's result; pairs with the release in steal.c. */
     while (!AO_load_acquire(fi_task_done(slot))) {
         AO_t thief = AO_load(fi_task_thief(slot));
-        if (thief != 0 && fi_steal_from(me, &fi_lib.servers[thief - 1]))
-            continue;
+        if (thief != 0) {
+            unsigned long now = fi_idle_clock_ns();
+            if (fi_steal_from(me, &fi_lib.servers[thief - 1])) {
+                me->stats.idle_ns += now - idle_from;
+                idle_from = fi_idle_clock_ns();
+                continue;
+            }
+        }
         if (++spins < FI_SPIN_POLLS)
             fi_cpu_relax();
         else
             sched_yield();
     }
+    me->stats.idle_ns += fi_idle_clock_ns() - idle_from;
 }
 
 /* Wait for a stolen slot, then clear it for reuse. */

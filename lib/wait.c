@@ -46,7 +46,7 @@ void fi_waitset_destroy(struct fi_waitset *w)
 #define IDLE_CLOCK CLOCK_MONOTONIC
 #endif
 
-static unsigned long idle_clock_ns(void)
+unsigned long fi_idle_clock_ns(void)
 {
     struct timespec t;
     clock_gettime(IDLE_CLOCK, &t);
@@ -70,7 +70,7 @@ void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
 {
     if (ready(ctx))
         return;
-    unsigned long start = idle_ns != NULL ? idle_clock_ns() : 0;
+    unsigned long start = idle_ns != NULL ? fi_idle_clock_ns() : 0;
     /* A waiter that must cede its core polls briefly, then yields: the
      * thread it waits for may be runnable on this very core. */
     int spins = cede ? FI_SPIN_POLLS / 64 : FI_SPIN_POLLS;
@@ -84,7 +84,7 @@ void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
     if (!ok)
         sleep_until(w, ready, ctx);
     if (idle_ns != NULL)
-        *idle_ns += idle_clock_ns() - start;
+        *idle_ns += fi_idle_clock_ns() - start;
 }
 
 void fi_wake_all(struct fi_waitset *w)

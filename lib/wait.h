@@ -20,6 +20,10 @@ FI_HIDDEN void fi_waitset_destroy(struct fi_waitset *w);
 FI_HIDDEN void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
                              unsigned long *idle_ns);
 
+/* The clock of the idle-time statistic (f_get_stats(3)): cheap and coarse,
+ * right on average over many waits (wait.c). */
+FI_HIDDEN unsigned long fi_idle_clock_ns(void);
+
 /* Call after publishing what a waiter's ready() looks for (with a release
  * or stronger): wakes the sleepers of w, if there are any. */
 FI_HIDDEN void fi_wake_all(struct fi_waitset *w);

@@ -2,8 +2,9 @@
  * check_forkjoin.c - suite "forkjoin": the results of fork/join filaments
  * [paper §2.3, §4.5] against sequential code, from every place a fork may
  * be made (a root from main, RTC, iterative and barrier code, a child),
- * typed and untyped and variable-argument forks, the limits (a chain of
- * 100000, a full deque), random trees, termination, and every error.
+ * typed and untyped and variable-argument forks, the idle time of a join
+ * that waits for a thief, the limits (a chain of 100000, a full deque),
+ * random trees, termination, and every error.
  *
  * Filaments check with FJ_REQUIRE, which costs nothing when it holds and
  * fails the test from any server; runs go through fj_parallel, which turns
@@ -667,6 +668,68 @@ START_TEST(test_forkjoin_no_join_in_typed_tree)
 }
 END_TEST
 
+/* A join that waits for a stolen child counts the wait as idle time
+ * (f_get_stats(3)): the child sleeps SLEEPY_MS on its thief while the
+ * parent's server has nothing else to run.  The parent forks empty
+ * siblings until the child has been stolen (each fork answers a standing
+ * request for work), for at most a second; on one server, or if no thief
+ * came, there is nothing to check. */
+#define SLEEPY_MS 40
+static atomic_int sleepy_on;    /* the sleepy child's server + 1; 0 before it runs */
+
+static void sleepy_child(long unused, long unused2, void *unused3)
+{
+    atomic_store(&sleepy_on, f_my_server() + 1);
+    struct timespec t = { 0, SLEEPY_MS * 1000000L };
+    while (nanosleep(&t, &t) != 0)
+        ;
+}
+
+static void empty_child(long unused, long unused2, void *unused3)
+{
+}
+
+struct sleepy_root_out {
+    int server;     /* where the parent ran */
+    int stolen;     /* 1 if the sleepy child ran elsewhere before the join */
+};
+
+static void sleepy_root(long unused, long unused2, void *out)
+{
+    struct sleepy_root_out *o = out;
+    struct timespec start, now;
+    o->server = f_my_server();
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    FJ_REQUIRE(f_fork(sleepy_child, 0, 0, NULL) == F_OK);
+    do {
+        FJ_REQUIRE(f_fork(empty_child, 0, 0, NULL) == F_OK);
+        sched_yield();
+        clock_gettime(CLOCK_MONOTONIC, &now);
+    } while (atomic_load(&sleepy_on) == 0 && now.tv_sec - start.tv_sec < 2);
+    o->stolen = atomic_load(&sleepy_on) != 0 && atomic_load(&sleepy_on) != o->server + 1;
+    FJ_REQUIRE(f_join() == F_OK);
+}
+
+START_TEST(test_forkjoin_join_wait_is_idle)
+{
+    FJ_START(_i);
+    struct sleepy_root_out out = { -1, 0 };
+    struct f_stats st;
+    atomic_store(&sleepy_on, 0);
+    f_set_prune(0);
+    ck_assert_int_eq(f_reset_stats(), F_OK);
+    ck_assert_int_eq(f_fork(sleepy_root, 0, 0, &out), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_ne(atomic_load(&sleepy_on), 0);
+    if (!out.stolen)
+        return;
+    ck_assert_int_eq(f_get_stats(out.server, &st), F_OK);
+    ck_assert_msg(st.idle_ns >= SLEEPY_MS / 2 * 1000000UL,
+                  "server %d waited for a stolen child of %d ms: idle %lu ns", out.server,
+                  SLEEPY_MS, st.idle_ns);
+}
+END_TEST
+
 /* ------------------------------------------------------------- limits */
 
 /* ThreadSanitizer keeps a shadow stack of 64K frames per thread, which a
@@ -1311,6 +1374,7 @@ Suite *make_suite(void)
     FJ_ADD(core, test_forkjoin_vfork, 0, 16);
     FJ_ADD(core, test_forkjoin_no_join, 0, 16);
     FJ_ADD(core, test_forkjoin_no_join_in_typed_tree, 0, 64);
+    FJ_ADD(core, test_forkjoin_join_wait_is_idle, 0, 8);
 
     TCase *limits = fj_tcase(s, "limits");
     FJ_ADD(limits, test_forkjoin_chain_deep, 0, 16);
