@@ -515,7 +515,7 @@ struct f_stats {
     unsigned long steals;          /* successful: filaments taken from another server */
     unsigned long steal_attempts;
     unsigned long barrier_episodes;
-    unsigned long idle_ns;         /* time spent waiting for work or at a barrier (coarse clock) */
+    unsigned long idle_ns;         /* time waiting: for work, at a barrier, in a join (coarse clock) */
     unsigned long peak_live_forks; /* fork/join filaments queued or running at once */
 };
 
