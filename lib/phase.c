@@ -263,7 +263,34 @@ struct range_cache {
     f_range_func range;
 };
 
-static inline void run_one(const struct fi_run *r, struct range_cache *c)
+/*
+ * Call fn for the points of a run one by one, in the pass's order: j
+ * increasing on a forward pass, decreasing on a backward one [paper §4.4].
+ * A backward pass then streams through a grid backward as a forward pass
+ * does forward, and the hardware prefetcher follows both; with j increasing
+ * on backward passes too, every row began a new stream (Jacobi n=1024
+ * without a range version: 8% slower).  Four calls per loop step, as
+ * fi_run_descs runs RTC filaments: the loop's own branch and compare then
+ * cost a quarter per point.  j moves in unsigned arithmetic, and `more`
+ * counts the points after the first: a run may span the whole range of long.
+ */
+static inline void walk_points(f_func fn, long i, unsigned long j, unsigned long step,
+                               unsigned long more, void *arg)
+{
+    for (; more >= 4; more -= 4, j += 4 * step) {
+        fn(i, (long)j, arg);
+        fn(i, (long)(j + step), arg);
+        fn(i, (long)(j + 2 * step), arg);
+        fn(i, (long)(j + 3 * step), arg);
+    }
+    for (;; j += step) {
+        fn(i, (long)j, arg);
+        if (more-- == 0)
+            break;
+    }
+}
+
+static inline void run_one(const struct fi_run *r, struct range_cache *c, int backward)
 {
     if (r->fn != c->fn) {
         c->fn = r->fn;
@@ -273,25 +300,12 @@ static inline void run_one(const struct fi_run *r, struct range_cache *c)
         c->range(r->i, r->j_first, r->j_last + 1, r->arg);
         return;
     }
-    /* Locals: the calls could change *r for all the compiler knows.  Four
-     * calls per loop step, as fi_run_descs runs RTC filaments: the loop's
-     * own branch and compare then cost a quarter per point.  The distance
-     * is unsigned: a run may span the whole range of long. */
-    f_func fn = r->fn;
-    long i = r->i, last = r->j_last;
-    void *arg = r->arg;
-    long j = r->j_first;
-    for (; (unsigned long)last - (unsigned long)j >= 4; j += 4) {
-        fn(i, j, arg);
-        fn(i, j + 1, arg);
-        fn(i, j + 2, arg);
-        fn(i, j + 3, arg);
-    }
-    for (;; ++j) {
-        fn(i, j, arg);
-        if (j == last)
-            break;
-    }
+    /* Locals: the calls could change *r for all the compiler knows. */
+    unsigned long more = (unsigned long)r->j_last - (unsigned long)r->j_first;
+    if (backward)
+        walk_points(r->fn, r->i, (unsigned long)r->j_last, (unsigned long)-1, more, r->arg);
+    else
+        walk_points(r->fn, r->i, (unsigned long)r->j_first, 1, more, r->arg);
 }
 
 void fi_phase_pass(struct fi_server *me, int phase)
@@ -300,10 +314,10 @@ void fi_phase_pass(struct fi_server *me, int phase)
     struct range_cache cache = { NULL, NULL };
     if (!rs->backward)
         for (size_t r = 0; r < rs->n; ++r)
-            run_one(&rs->run[r], &cache);
+            run_one(&rs->run[r], &cache, 0);
     else
         for (size_t r = rs->n; r-- > 0;)
-            run_one(&rs->run[r], &cache);
+            run_one(&rs->run[r], &cache, 1);
     rs->backward ^= 1;
     me->stats.filaments_run += filaments(rs);
 }

@@ -377,7 +377,9 @@ END_TEST
 /*
  * The pattern each server gets, in creation order.  Runs (header: same fn,
  * i and arg, consecutive j, created one after the other) are marked by the
- * expected run number.  Filament codes are logged as fn*10^7 + arg*10^6 +
+ * expected run number.  Both functions have range versions, called once a
+ * run with j increasing, so the log shows the runs: they go back and forth,
+ * and the points of each go up on every pass.  Filament codes are logged as fn*10^7 + arg*10^6 +
  * i*1000 + j (+ server*10^8).
  */
 struct bf_fil {
@@ -423,6 +425,18 @@ static void bf_log(int fn, long i, long j, void *arg)
 static void bf_fn0(long i, long j, void *arg) { bf_log(0, i, j, arg); }
 static void bf_fn1(long i, long j, void *arg) { bf_log(1, i, j, arg); }
 
+static void bf_range0(long i, long jb, long je, void *arg)
+{
+    for (long j = jb; j < je; ++j)
+        bf_log(0, i, j, arg);
+}
+
+static void bf_range1(long i, long jb, long je, void *arg)
+{
+    for (long j = jb; j < je; ++j)
+        bf_log(1, i, j, arg);
+}
+
 static int bf_seq(void *arg)
 {
     struct bf_job *b = arg;
@@ -436,6 +450,8 @@ START_TEST(test_phase_back_and_forth)
     b.args[0] = (struct bf_arg){ &b, 0 };
     b.args[1] = (struct bf_arg){ &b, 1 };
     b.logs = t_logs_new(n, BF_N * 4);
+    ck_assert_int_eq(f_set_range_version(bf_fn0, bf_range0), F_OK);
+    ck_assert_int_eq(f_set_range_version(bf_fn1, bf_range1), F_OK);
     ck_assert_int_ge(f_new_barrier(bf_seq, &b), 0);
     for (int s = 0; s < n; ++s)
         for (size_t f = 0; f < BF_N; ++f) {
@@ -471,7 +487,8 @@ START_TEST(test_phase_back_and_forth)
 }
 END_TEST
 
-/* Long rows, as in a grid: pass 1 rows up with j up, pass 2 rows down with j up. */
+/* Long rows, as in a grid, with no range version: pass 1 rows up with j up,
+ * pass 2 rows down with j down, point by point [paper §4.4]. */
 struct grid_job {
     struct t_logs *logs;
     long k, calls;
@@ -510,10 +527,12 @@ START_TEST(test_phase_back_and_forth_rows)
         for (long p = 0; p < passes; ++p)
             for (long q = 0; q < nmine; ++q) {
                 long i = myrows[p % 2 == 0 ? q : nmine - 1 - q];
-                for (long j = 0; j < cols; ++j, ++at)
+                for (long c = 0; c < cols; ++c, ++at) {
+                    long j = p % 2 == 0 ? c : cols - 1 - c;
                     if (g.logs->v[s][at] != i * 100000 + j)
                         ck_abort_msg("server %d pass %ld at %zu: got %ld want row %ld col %ld", s,
                                      p + 1, at, g.logs->v[s][at], i, j);
+                }
             }
     }
     t_logs_free(g.logs);
