@@ -29,6 +29,8 @@ void fi_episode_begin_run(void)
     fi_lib.episode.kind = FI_EPISODE_ONCE;
     fi_lib.episode.phase = 0;
     AO_store(&fi_lib.busy, (AO_t)fi_lib.nservers);
+    AO_store(&fi_lib.unstarted, (AO_t)fi_lib.nservers);
+    fi_lib.run_posted_ns = fi_clock_ns();
 }
 
 /* Become active again, unless the episode has ended (busy is zero). */

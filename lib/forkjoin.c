@@ -371,7 +371,23 @@ static int fork_root(void (*fn)(void), long i, long j, void *arg)
     return F_OK;
 }
 
-static int prune_now(const struct fi_deque *d)
+/*
+ * Has every server had work in this run?  Until then nothing is pruned to a
+ * sequential version: the others are still waking up or taking their first
+ * piece, and a subtree pruned near the root before they have work is a
+ * piece that nobody can split (quad's skewed tree: one of 2 servers idle
+ * 180-208 ms of a 0.30 s run, in about one run of three).  An
+ * oversubscribed machine may take milliseconds to schedule them all, and a
+ * small tree may have no work for some, so the wait ends after
+ * FI_START_WAIT_NS whatever.
+ */
+static int every_server_at_work(void)
+{
+    return AO_load(&fi_lib.unstarted) == 0 ||
+           fi_clock_ns() - fi_lib.run_posted_ns >= FI_START_WAIT_NS;
+}
+
+static int prune_now(const struct fi_deque *d, f_func seq)
 {
     long threshold = fi_lib.prune;
     size_t private = d->own.bottom_ - d->split;
@@ -381,7 +397,8 @@ static int prune_now(const struct fi_deque *d)
         return 0;
     if (threshold > 0)
         return private > (size_t)threshold;
-    return private >= FI_PRUNE_DEPTH && AO_load(&d->splitreq) == 0;
+    return private >= FI_PRUNE_DEPTH && AO_load(&d->splitreq) == 0 &&
+           (seq == NULL || every_server_at_work());
 }
 
 /* Room for one more pruned typed result: F_OK or F_ENOMEM. */
@@ -413,7 +430,7 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
     struct fi_deque *d = &me->deque;
     if (AO_load(&d->splitreq) != 0)
         fi_steal_publish(me);    /* a thief asked: answer before pruning */
-    if (!prune_now(d)) {
+    if (!prune_now(d, seq)) {
         push_slot(d, kind, fn, i, j, arg);
         if (AO_load(&d->splitreq) != 0)
             fi_steal_publish(me);

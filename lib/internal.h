@@ -68,6 +68,7 @@ struct fi_server {
     _Alignas(FI_CACHE_LINE) struct fi_queue pinned;
     int index;
     int in_barrier;  /* running a phase's sequential code: no filaments may be created */
+    int at_work;     /* has had work in this run (fi_lib.unstarted) */
     unsigned steal_seed;
     pthread_t thread;
     struct f_stats stats;
@@ -117,6 +118,10 @@ struct fi_lib {
     /* The run: main -> servers. */
     _Alignas(FI_CACHE_LINE) volatile AO_t run_gen;
     volatile AO_t shutdown;
+    /* Servers that have had no work yet in the current run, and when it was
+     * posted (fi_clock_ns): f_fork_seq's pruning waits for them (forkjoin.c). */
+    _Alignas(FI_CACHE_LINE) volatile AO_t unstarted;
+    unsigned long run_posted_ns;
     /* Servers -> main. */
     _Alignas(FI_CACHE_LINE) volatile AO_t checked_out;
     /* The termination count of the current episode: active servers plus
@@ -133,6 +138,16 @@ struct fi_lib {
 };
 
 extern FI_HIDDEN struct fi_lib fi_lib;
+
+/* The server has work in hand for the first time in this run: its own, or
+ * taken from another server.  One fewer for f_fork_seq to wait for. */
+static inline void fi_count_at_work(struct fi_server *me)
+{
+    if (!me->at_work) {
+        me->at_work = 1;
+        AO_fetch_and_sub1(&fi_lib.unstarted);
+    }
+}
 
 /* The server the calling thread is, or NULL (main and other threads). */
 extern FI_HIDDEN __thread struct fi_server *fi_self __attribute__((tls_model("initial-exec")));

@@ -195,8 +195,10 @@ int fi_rtc_visible(const struct fi_server *me)
 /* Idle and active again: take from the inbox, or steal F_ANY filaments. */
 int fi_rtc_help(struct fi_server *me)
 {
-    if (take_inbox(me) > 0)
+    if (take_inbox(me) > 0) {
+        fi_count_at_work(me);
         return 1;
+    }
     int n = fi_lib.nservers;
     int start = (int)((me->steal_seed = me->steal_seed * 1103515245u + 12345u) >> 16) % n;
     for (int k = 0; k < n; ++k) {
@@ -208,6 +210,7 @@ int fi_rtc_help(struct fi_server *me)
         struct fi_desc *first;
         size_t got = fi_queue_claim(&victim->any, avail > 1 ? avail / 2 : 1, &first);
         if (got > 0) {
+            fi_count_at_work(me);
             me->stats.steals += got;
             run_claimed(me, first, got);
             return 1;

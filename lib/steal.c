@@ -56,6 +56,7 @@ int fi_steal_from(struct fi_server *me, struct fi_server *victim)
     /* Acquire: the slot as the owner published it (fi_steal_publish). */
     if (!AO_compare_and_swap_acquire(&d->ts, ts, FI_TS(top + 1, FI_TS_SPLIT(ts))))
         return 0;
+    fi_count_at_work(me);
     struct f_task_ *slot = &d->own.slot_[top];
     AO_store(fi_task_thief(slot), (AO_t)me->index + 1);
     struct f_task_ t = { .kind_ = slot->kind_, .fn_ = slot->fn_, .i_ = slot->i_, .j_ = slot->j_,

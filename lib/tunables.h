@@ -45,6 +45,12 @@ _Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SL
 #endif
 _Static_assert(FI_PRUNE_DEPTH >= 1, "FI_PRUNE_DEPTH");
 
+/* F_PRUNE_AUTO, f_fork_seq: the longest a run waits for every server to
+ * have work before it prunes to sequential versions (forkjoin.c). */
+#ifndef FI_START_WAIT_NS
+#define FI_START_WAIT_NS 500000UL
+#endif
+
 /* The most servers f_initialize accepts. */
 #ifndef FI_MAX_SERVERS
 #define FI_MAX_SERVERS 1024

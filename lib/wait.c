@@ -46,11 +46,21 @@ void fi_waitset_destroy(struct fi_waitset *w)
 #define IDLE_CLOCK CLOCK_MONOTONIC
 #endif
 
-unsigned long fi_idle_clock_ns(void)
+static unsigned long clock_ns(clockid_t id)
 {
     struct timespec t;
-    clock_gettime(IDLE_CLOCK, &t);
+    clock_gettime(id, &t);
     return (unsigned long)t.tv_sec * 1000000000UL + (unsigned long)t.tv_nsec;
+}
+
+unsigned long fi_idle_clock_ns(void)
+{
+    return clock_ns(IDLE_CLOCK);
+}
+
+unsigned long fi_clock_ns(void)
+{
+    return clock_ns(CLOCK_MONOTONIC);
 }
 
 static void sleep_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx)
