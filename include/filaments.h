@@ -200,10 +200,14 @@ F_API int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg);
 /*
  * Value-returning forks, for the finest grain: the child's result comes
  * back from the matching sync, as from a call.  Syncs match forks in
- * reverse order (the most recent fork first), e.g.
+ * reverse order (the most recent fork first) and name the function that
+ * their fork named, as Wool's and Lace's SYNC do, e.g.
  *     f_fork_long(fib, n - 1, 0, NULL);
  *     long b = fib(n - 2, 0, NULL);
- *     return f_sync_long() + b;
+ *     return f_sync_long(fib) + b;
+ * Naming it lets an unstolen child be a direct call, which the compiler
+ * may inline as in the sequential program; a sync that names another
+ * function still returns its fork's result, through the library.
  * A fork that returns an error forked nothing: do not sync for it.
  */
 typedef long (*f_long_func)(long i, long j, void *arg);
@@ -211,11 +215,11 @@ typedef double (*f_double_func)(long i, long j, void *arg);
 typedef void *(*f_ptr_func)(long i, long j, void *arg);
 
 F_API int f_fork_long(f_long_func fn, long i, long j, void *arg);
-F_API long f_sync_long(void);
+F_API long f_sync_long(f_long_func fn);
 F_API int f_fork_double(f_double_func fn, long i, long j, void *arg);
-F_API double f_sync_double(void);
+F_API double f_sync_double(f_double_func fn);
 F_API int f_fork_ptr(f_ptr_func fn, long i, long j, void *arg);
-F_API void *f_sync_ptr(void);
+F_API void *f_sync_ptr(f_ptr_func fn);
 
 /*
  * The fork/join fast paths, inline (as getc is): a fork writes a slot of
@@ -238,17 +242,18 @@ struct f_task_ {
     volatile unsigned long thief_;
 };
 
+/* The owner's cursors are slot pointers, so that a fork or a pop is a
+ * pointer step.  Every slot from slot_ to bottom_ is live. */
 struct f_deque_ {
-    size_t bottom_;   /* next free slot */
-    size_t limit_;    /* a fork at bottom_ >= limit_ goes through the library;
-                         a thief that wants work sets it to 0 (atomic) */
-    size_t floor_;    /* a pop at bottom_ <= floor_ goes through the library */
-    size_t base_;     /* the running filament's first child */
-    size_t prune_;    /* past limit_ (unless 0), a fork at bottom_ >= prune_ is a call */
-    size_t cap_;
+    struct f_task_ *bottom_;  /* the next free slot */
+    struct f_task_ *limit_;   /* a fork at bottom_ >= limit_ goes through the library;
+                                 a thief that wants work sets it to NULL (atomic) */
+    struct f_task_ *floor_;   /* a pop of a slot below floor_ goes through the library */
+    struct f_task_ *base_;    /* the running filament's first child */
+    struct f_task_ *prune_;   /* past limit_ (unless NULL), a fork at bottom_ >= prune_ is a call */
+    struct f_task_ *end_;     /* past the last slot */
     struct f_task_ *slot_;
-    unsigned long forks_;
-    unsigned long ran_;
+    unsigned long forks_;     /* slots pushed; the filaments run are derived (stats.c) */
     unsigned long pruned_;
 };
 
@@ -256,54 +261,53 @@ struct f_deque_ {
 #if defined(__GNUC__)
 extern F_API __thread struct f_deque_ *f_deque_ __attribute__((tls_model("initial-exec")));
 #define F_LIKELY_(x) __builtin_expect(!!(x), 1)
-#define F_LOAD_RELAXED_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#define F_LOAD_LIMIT_(d) __atomic_load_n(&(d)->limit_, __ATOMIC_RELAXED)
 #else
 extern F_API _Thread_local struct f_deque_ *f_deque_;
 #define F_LIKELY_(x) (x)
-#define F_LOAD_RELAXED_(p) (*(volatile size_t *)(p))
+#define F_LOAD_LIMIT_(d) (*(struct f_task_ *volatile *)&(d)->limit_)
 #endif
 
 /* Push a slot: 1, or 0 if the library must decide. */
 static inline int f_push_(long kind, void (*fn)(void), long i, long j, void *arg)
 {
     struct f_deque_ *d = f_deque_;
-    size_t b = d->bottom_;
-    if (F_LIKELY_(fn != (void (*)(void))0 && b < F_LOAD_RELAXED_(&d->limit_))) {
-        struct f_task_ *t = &d->slot_[b];
+    struct f_task_ *t = d->bottom_;
+    if (F_LIKELY_(fn != (void (*)(void))0 && t < F_LOAD_LIMIT_(d))) {
         t->kind_ = kind;
         t->fn_ = fn;
         t->i_ = i;
         t->j_ = j;
         t->arg_ = arg;
-        d->bottom_ = b + 1;
+        d->bottom_ = t + 1;
         d->forks_++;
         return 1;
     }
     return 0;
 }
 
-/* Call an untyped child here, as a filament of its own: its joins stop at
- * its own children, and what it leaves unjoined is joined as it returns. */
-static inline void f_call_child_(struct f_deque_ *d, f_func fn, long i, long j, void *arg)
+/* Does the library prune this fork (f_push_ having declined it)?  Then it
+ * is a call, with the child's own children beginning at the bottom. */
+static inline int f_prunes_(struct f_deque_ *d)
 {
-    size_t saved = d->base_;
-    d->base_ = d->bottom_;
-    fn(i, j, arg);
-    if (d->bottom_ != d->base_)
-        (f_join)();
-    d->base_ = saved;
+    return F_LOAD_LIMIT_(d) != (struct f_task_ *)0 && d->bottom_ >= d->prune_;
 }
 
-/* An untyped fork: push it, or, where the library prunes, call it. */
+/* An untyped fork: push it, or, where the library prunes, call it.  The
+ * child's joins stop at its own children (base_); what it leaves unjoined
+ * stays on top, for its parent's join. */
 static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 {
     struct f_deque_ *d;
     if (F_LIKELY_(f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg)))
         return 0;
     d = f_deque_;
-    if (fn != (f_func)0 && F_LOAD_RELAXED_(&d->limit_) != 0 && d->bottom_ >= d->prune_) {
+    if (fn != (f_func)0 && f_prunes_(d)) {
+        struct f_task_ *base = d->base_;
         d->pruned_++;
-        f_call_child_(d, fn, i, j, arg);
+        d->base_ = d->bottom_;
+        fn(i, j, arg);
+        d->base_ = base;
         return 0;
     }
     return (f_fork)(fn, i, j, arg);
@@ -311,89 +315,98 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 #define f_fork(fn, i, j, arg) f_fork_inline_((fn), (i), (j), (arg))
 
 /* Pop and call the running filament's private untyped children, newest
- * first; the library does the rest (public children, a typed child, what a
- * child left unjoined).  The deque pointer is read once: a fork/join
- * filament never changes server [paper §4.5]. */
+ * first, each as a filament of its own (its children begin at its slot);
+ * the library does the rest (public children, a typed child).  The deque
+ * pointer is read once: a fork/join filament never changes server
+ * [paper §4.5]. */
 static inline int f_join_inline_(void)
 {
     struct f_deque_ *d = f_deque_;
-    size_t base = d->base_, b;
-    while ((b = d->bottom_) > base) {
-        struct f_task_ *t = &d->slot_[b - 1];
-        if (!F_LIKELY_(b > d->floor_ && t->kind_ == F_KIND_VOID_))
+    struct f_task_ *base = d->base_, *t;
+    while ((t = d->bottom_) > base) {
+        --t;
+        if (!F_LIKELY_(t >= d->floor_ && t->kind_ == F_KIND_VOID_))
             return (f_join)();
-        d->bottom_ = b - 1;
-        d->ran_++;
-        f_call_child_(d, (f_func)t->fn_, t->i_, t->j_, t->arg_);
+        d->bottom_ = t;
+        d->base_ = t;
+        ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
+        d->base_ = base;
     }
-    return b == base ? 0 : (f_join)();
+    return t == base ? 0 : (f_join)();
 }
 #define f_join() f_join_inline_()
 
+/* A pruned typed child that did not join or sync all it forked: the
+ * library joins that, then keeps r for the sync (forkjoin.c). */
+F_API void f_keep_result_(struct f_task_ *slot, f_value r);
+
 /* Typed forks: push; where the library prunes, call now and keep the
- * result in a slot of kind F_KIND_DONE_ for the sync.  A typed child,
- * called by its fork or its sync, runs as a filament of its own, as an
- * untyped one does: its children begin where it starts (base_), and what
- * it leaves unjoined is joined as it returns.  A sync takes only the
- * calling filament's own children: none below its base_. */
+ * result in a slot of kind F_KIND_DONE_ for the sync.  A sync pops the
+ * newest slot of the calling filament (none below its base_): a child of
+ * the named function is called directly, and the untyped children it
+ * leaves unjoined are joined before its result is returned; a kept result
+ * is returned; the rest goes to the library. */
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
-    static inline T f_call_##name##_(struct f_deque_ *d, f_##name##_func fn, long i, long j,   \
-                                     void *arg)                                                \
-    {                                                                                          \
-        size_t saved = d->base_;                                                               \
-        T r;                                                                                   \
-        d->base_ = d->bottom_;                                                                 \
-        r = fn(i, j, arg);                                                                     \
-        if (d->bottom_ != d->base_)                                                            \
-            (f_join)();                                                                        \
-        d->base_ = saved;                                                                      \
-        return r;                                                                              \
-    }                                                                                          \
     static inline int f_fork_##name##_inline_(f_##name##_func fn, long i, long j, void *arg)    \
     {                                                                                          \
         struct f_deque_ *d;                                                                    \
         if (F_LIKELY_(f_push_(KIND, (void (*)(void))fn, i, j, arg)))                           \
             return 0;                                                                          \
         d = f_deque_;                                                                          \
-        if (fn != (f_##name##_func)0 && F_LOAD_RELAXED_(&d->limit_) != 0 &&                    \
-            d->bottom_ >= d->prune_ && d->bottom_ < d->cap_) {                                 \
-            T r = f_call_##name##_(d, fn, i, j, arg);                                          \
-            struct f_task_ *t = &d->slot_[d->bottom_];                                         \
-            t->kind_ = F_KIND_DONE_;                                                           \
-            t->result_.member = r;                                                             \
-            d->bottom_++;                                                                      \
-            d->pruned_++;                                                                      \
+        if (fn != (f_##name##_func)0 && f_prunes_(d) && d->bottom_ < d->end_) {                \
+            struct f_task_ *base = d->base_, *t = d->bottom_;                                  \
+            T r;                                                                               \
+            d->base_ = t;                                                                      \
+            r = fn(i, j, arg);                                                                 \
+            d->base_ = base;                                                                   \
+            if (F_LIKELY_(d->bottom_ == t)) {                                                  \
+                t->kind_ = F_KIND_DONE_;                                                       \
+                t->result_.member = r;                                                         \
+                d->bottom_ = t + 1;                                                            \
+                d->pruned_++;                                                                  \
+                return 0;                                                                      \
+            }                                                                                  \
+            {                                                                                  \
+                f_value v;                                                                     \
+                v.member = r;                                                                  \
+                f_keep_result_(t, v);                                                          \
+            }                                                                                  \
             return 0;                                                                          \
         }                                                                                      \
         return (f_fork_##name)(fn, i, j, arg);                                                 \
     }                                                                                          \
-    static inline T f_sync_##name##_inline_(void)                                              \
+    static inline T f_sync_##name##_inline_(f_##name##_func fn)                                \
     {                                                                                          \
         struct f_deque_ *d = f_deque_;                                                         \
-        if (F_LIKELY_(d->bottom_ > d->floor_ && d->bottom_ > d->base_)) {                      \
-            struct f_task_ *t = &d->slot_[d->bottom_ - 1];                                     \
-            if (F_LIKELY_(t->kind_ == KIND)) {                                                 \
-                d->bottom_--;                                                                  \
-                d->ran_++;                                                                     \
-                return f_call_##name##_(d, (f_##name##_func)t->fn_, t->i_, t->j_, t->arg_);    \
+        struct f_task_ *base = d->base_, *t = d->bottom_;                                      \
+        if (F_LIKELY_(t > base && --t >= d->floor_)) {                                         \
+            if (F_LIKELY_(t->fn_ == (void (*)(void))fn && t->kind_ == KIND)) {                 \
+                T r;                                                                           \
+                d->bottom_ = t;                                                                \
+                d->base_ = t;                                                                  \
+                r = fn(t->i_, t->j_, t->arg_);                                                 \
+                if (!F_LIKELY_(d->bottom_ == t))                                               \
+                    (f_join)();    /* what the child left unjoined, before its result */       \
+                d->base_ = base;                                                               \
+                return r;                                                                      \
             }                                                                                  \
             if (t->kind_ == F_KIND_DONE_) {                                                    \
-                d->bottom_--;                                                                  \
+                d->bottom_ = t;                                                                \
                 return t->result_.member;                                                      \
             }                                                                                  \
         }                                                                                      \
-        return (f_sync_##name)();                                                              \
+        return (f_sync_##name)(fn);                                                            \
     }
 F_TYPED_FORK_(long, long, F_KIND_LONG_, l)
 F_TYPED_FORK_(double, double, F_KIND_DOUBLE_, d)
 F_TYPED_FORK_(void *, ptr, F_KIND_PTR_, p)
 #undef F_TYPED_FORK_
 #define f_fork_long(fn, i, j, arg) f_fork_long_inline_((fn), (i), (j), (arg))
-#define f_sync_long() f_sync_long_inline_()
+#define f_sync_long(fn) f_sync_long_inline_((fn))
 #define f_fork_double(fn, i, j, arg) f_fork_double_inline_((fn), (i), (j), (arg))
-#define f_sync_double() f_sync_double_inline_()
+#define f_sync_double(fn) f_sync_double_inline_((fn))
 #define f_fork_ptr(fn, i, j, arg) f_fork_ptr_inline_((fn), (i), (j), (arg))
-#define f_sync_ptr() f_sync_ptr_inline_()
+#define f_sync_ptr(fn) f_sync_ptr_inline_((fn))
 
 /* ------------------------------------------------------------ reductions */
 

@@ -14,15 +14,15 @@
  *
  * The owner's part (struct f_deque_, filaments.h) is what the inline fast
  * paths of f_fork, f_join and the typed forks read and write; its bounds
- * keep them off everything else: a fork at bottom >= limit and a pop at
- * bottom <= floor go through forkjoin.c, which keeps the bounds right
+ * keep them off everything else: a fork at bottom >= limit and a pop of a
+ * slot below floor go through forkjoin.c, which keeps the bounds right
  * (fi_forkjoin_bounds).  doc/design.md, "Fork/join", has the states.
  */
 #ifndef FI_DEQUE_H
 #define FI_DEQUE_H
 
 _Static_assert(sizeof(struct f_task_) == 64, "a fork/join slot is one cache line on x86-64");
-_Static_assert(sizeof(AO_t) == sizeof(unsigned long) && sizeof(AO_t) == sizeof(size_t),
+_Static_assert(sizeof(AO_t) == sizeof(unsigned long) && sizeof(AO_t) == sizeof(void *),
                "f_task_.done_, thief_ and f_deque_.limit_ are AO_t");
 
 /* A typed fork pruned in a full deque, which has no slot for its result:
@@ -45,7 +45,33 @@ struct fi_deque {
     struct fi_pruned *pruned;  /* typed results pruned in a full deque, in fork order */
     size_t npruned, pruned_cap;
     size_t peak;
+    /* The fork/join filaments this server ran are derived, so that a pop
+     * counts nothing: own.forks_ + carried - lost - live + taken (stats.c). */
+    unsigned long lost;     /* slots pushed here that a thief ran */
+    unsigned long taken;    /* slots taken from other deques and run here */
+    unsigned long carried;  /* live slots when the statistics were reset */
 };
+
+/* The owner's cursors as slot indexes, in which the library keeps its books. */
+static inline size_t fi_slot_index(const struct fi_deque *d, const struct f_task_ *t)
+{
+    return (size_t)(t - d->own.slot_);
+}
+
+static inline size_t fi_bottom(const struct fi_deque *d)
+{
+    return fi_slot_index(d, d->own.bottom_);
+}
+
+static inline size_t fi_base(const struct fi_deque *d)
+{
+    return fi_slot_index(d, d->own.base_);
+}
+
+static inline void fi_set_bottom(struct fi_deque *d, size_t b)
+{
+    d->own.bottom_ = d->own.slot_ + b;
+}
 
 #define FI_TS(top, split) (((AO_t)(top) << 32) | (AO_t)(split))
 #define FI_TS_TOP(ts) ((size_t)((ts) >> 32))

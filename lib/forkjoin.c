@@ -39,19 +39,26 @@
 #include "internal.h"
 #include "wait.h"
 
-/* Outside the servers: every fast path fails and calls the library. */
-static struct f_deque_ no_deque = { .limit_ = 0, .floor_ = (size_t)-1, .base_ = (size_t)-1,
-                                    .prune_ = (size_t)-1 };
+/* Outside the servers: every fast path fails and calls the library.  A
+ * fork finds no room (bottom = limit) and no pruning (bottom < prune);
+ * a join or sync finds its base above the bottom. */
+static struct f_task_ no_slot[1];
+static struct f_deque_ no_deque = { .bottom_ = no_slot, .limit_ = no_slot,
+                                    .floor_ = no_slot + 1, .base_ = no_slot + 1,
+                                    .prune_ = no_slot + 1, .end_ = no_slot + 1,
+                                    .slot_ = no_slot };
 F_API __thread struct f_deque_ *f_deque_ = &no_deque;
 
 int fi_deque_init(struct fi_deque *d)
 {
     memset(d, 0, sizeof *d);
-    d->cap = d->own.cap_ = FI_DEQUE_SLOTS;
+    d->cap = FI_DEQUE_SLOTS;
     /* Zeroed (done and thief start at 0) and touched only as used. */
     d->own.slot_ = fi_alloc_zeroed_pages(d->cap * sizeof *d->own.slot_);
     if (d->own.slot_ == NULL)
         return F_ENOMEM;
+    d->own.bottom_ = d->own.base_ = d->own.slot_;
+    d->own.end_ = d->own.slot_ + d->cap;
     AO_store(&d->ts, FI_TS(0, 0));
     AO_store(&d->splitreq, 0);
     fi_forkjoin_bounds(d);
@@ -70,38 +77,41 @@ void fi_deque_destroy(struct fi_deque *d)
 void fi_forkjoin_discard(struct fi_server *s)
 {
     struct f_deque_ *o = &s->deque.own;
-    for (size_t k = 0; o->slot_ != NULL && k < o->bottom_; ++k)
-        fi_vararg_discard((f_func)o->slot_[k].fn_, o->slot_[k].arg_);
+    for (struct f_task_ *t = o->slot_; t != NULL && t < o->bottom_; ++t)
+        fi_vararg_discard((f_func)t->fn_, t->arg_);
 }
 
 /* Recompute the fast paths' bounds after bottom, split, the pruned results,
  * the peak or the pruning threshold changed outside them. */
 void fi_forkjoin_bounds(struct fi_deque *d)
 {
-    size_t limit = d->cap;
-    size_t prune = (size_t)-1;
+    /* Pruning starts at the threshold's slot, and in a full deque whatever
+     * the threshold (prune_now): a prune index past cap is cap. */
+    size_t prune = d->cap;
     long threshold = fi_lib.prune;
     if (threshold == F_PRUNE_AUTO)
         prune = d->split + FI_PRUNE_DEPTH;
-    else if (threshold > 0)
+    else if (threshold > 0 && (size_t)threshold < d->cap)
         prune = d->split + (size_t)threshold + 1;
-    if (prune < limit)
-        limit = prune;
+    if (prune > d->cap)
+        prune = d->cap;
+    size_t limit = prune;
     if (d->peak < limit)
         limit = d->peak;    /* a new peak goes through the slow path, once */
-    d->own.prune_ = prune;
+    d->own.prune_ = d->own.slot_ + prune;
     /* A thief may zero the limit at any time to ask for work (steal.c):
      * keep its request, by CAS, or answer it at the next fork. */
     AO_t old;
     do
         old = AO_load(fi_deque_limit(d));
-    while (!AO_compare_and_swap(fi_deque_limit(d), old, AO_load(&d->splitreq) ? 0 : limit));
+    while (!AO_compare_and_swap(fi_deque_limit(d), old,
+                                AO_load(&d->splitreq) ? 0 : (AO_t)(d->own.slot_ + limit)));
 
     /* Pruned typed results lie above every slot (they are made only in a
      * full deque): while there are any, every pop goes through sync_slow or
      * join_untyped, which see them; and while the thread holds a lock
      * (--enable-debug), every pop goes to the library, which refuses f_join. */
-    d->own.floor_ = d->npruned > 0 || fi_locks_held() ? d->cap : d->split;
+    d->own.floor_ = d->own.slot_ + (d->npruned > 0 || fi_locks_held() ? d->cap : d->split);
 }
 
 void fi_forkjoin_begin_run(struct fi_server *me)
@@ -131,7 +141,7 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
     long kind = t->kind_;
     if (kind == F_KIND_DONE_)
         return;    /* a pruned typed fork: its result is there */
-    size_t saved = o->base_;
+    struct f_task_ *saved = o->base_;
     o->base_ = o->bottom_;
     switch (kind) {
     case F_KIND_LONG_: r.l = ((f_long_func)t->fn_)(t->i_, t->j_, t->arg_); break;
@@ -140,11 +150,10 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
     default: ((f_func)t->fn_)(t->i_, t->j_, t->arg_); break;
     }
     if (o->bottom_ != o->base_)
-        join_untyped(me, o->base_);
+        join_untyped(me, fi_base(&me->deque));
     o->base_ = saved;
     if (kind != F_KIND_VOID_)
         t->result_ = r;
-    o->ran_++;
 }
 
 /* Wait for a thief to finish a slot, helping it meanwhile.  The slot
@@ -190,10 +199,10 @@ static struct f_task_ *pop(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = &d->own;
-    size_t b = o->bottom_ - 1;
+    size_t b = fi_bottom(d) - 1;
     struct f_task_ *slot = &o->slot_[b];
     if (b >= d->split) {
-        o->bottom_ = b;
+        o->bottom_ = slot;
         fi_task_run(me, slot);
         return slot;
     }
@@ -205,7 +214,8 @@ static struct f_task_ *pop(struct fi_server *me)
              * A thief's claim changes ts, so at most one of us wins. */
             if (!AO_compare_and_swap_full(&d->ts, ts, FI_TS(top, b)))
                 continue;
-            d->split = o->bottom_ = b;
+            d->split = b;
+            o->bottom_ = slot;
             fi_forkjoin_bounds(d);
             fi_task_run(me, slot);
             return slot;
@@ -213,7 +223,9 @@ static struct f_task_ *pop(struct fi_server *me)
         /* Stolen: top == split == b + 1.  Keep b below our bottom until the
          * thief has written into it, then drop it and lower top and split. */
         wait_stolen(me, slot);
-        d->split = o->bottom_ = b;
+        d->lost++;
+        d->split = b;
+        o->bottom_ = slot;
         AO_store(&d->ts, FI_TS(b, b));
         fi_forkjoin_bounds(d);
         return slot;
@@ -224,8 +236,7 @@ static struct f_task_ *pop(struct fi_server *me)
  * dropped): the end of a run. */
 static void join_to(struct fi_server *me, size_t base)
 {
-    struct f_deque_ *o = &me->deque.own;
-    while (o->bottom_ > base)
+    while (fi_bottom(&me->deque) > base)
         pop(me);
 }
 
@@ -250,11 +261,11 @@ static void remove_private(struct fi_server *me, size_t v, size_t base)
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = &d->own;
     struct f_task_ t = o->slot_[v];
-    memmove(&o->slot_[v], &o->slot_[v + 1], (o->bottom_ - v - 1) * sizeof *o->slot_);
+    memmove(&o->slot_[v], &o->slot_[v + 1], (fi_bottom(d) - v - 1) * sizeof *o->slot_);
     o->bottom_--;
     size_t k = oldest_pruned(d, base);
     if (k < d->npruned) {
-        struct f_task_ *s = &o->slot_[o->bottom_++];
+        struct f_task_ *s = o->bottom_++;
         s->kind_ = F_KIND_DONE_;
         s->result_ = d->pruned[k].result;
         memmove(&d->pruned[k], &d->pruned[k + 1], (d->npruned - k - 1) * sizeof *d->pruned);
@@ -277,16 +288,16 @@ static void join_untyped(struct fi_server *me, size_t base)
 {
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = &d->own;
-    size_t k = o->bottom_;    /* [k, bottom): typed, or untyped and done */
+    size_t k = fi_bottom(d);    /* [k, bottom): typed, or untyped and done */
     while (k > base) {
         struct f_task_ *s = &o->slot_[k - 1];
         if (s->kind_ != F_KIND_VOID_) {
             --k;
             continue;
         }
-        if (k == o->bottom_ && oldest_pruned(d, base) == d->npruned) {
+        if (k == fi_bottom(d) && oldest_pruned(d, base) == d->npruned) {
             pop(me);
-            k = o->bottom_;
+            k = fi_bottom(d);
             continue;
         }
         size_t v = k - 1;
@@ -312,7 +323,7 @@ static void join_untyped(struct fi_server *me, size_t base)
 int fi_forkjoin_drain(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
-    if (d->own.bottom_ == 0 && d->npruned == 0)
+    if (fi_bottom(d) == 0 && d->npruned == 0)
         return 0;
     join_to(me, 0);
     d->npruned = 0;    /* typed forks never synced (a program's error) */
@@ -325,7 +336,7 @@ int (f_join)(void)
     struct fi_server *me = fi_self;
     if (me == NULL || fi_locks_held())
         return F_ESTATE;
-    join_untyped(me, me->deque.own.base_);
+    join_untyped(me, fi_base(&me->deque));
     return F_OK;
 }
 
@@ -343,16 +354,20 @@ long f_get_prune(void)
     return fi_lib.prune;
 }
 
+/* Raise the peak of live slots to the bottom, if it is a new one. */
+static void note_peak(struct fi_deque *d)
+{
+    if (fi_bottom(d) > d->peak)
+        d->peak = fi_bottom(d);
+}
+
 static void push_slot(struct fi_deque *d, long kind, void (*fn)(void), long i, long j,
                       void *arg)
 {
     struct f_deque_ *o = &d->own;
-    o->slot_[o->bottom_] = (struct f_task_){ .kind_ = kind, .fn_ = fn, .i_ = i, .j_ = j,
-                                             .arg_ = arg };
-    o->bottom_++;
+    *o->bottom_++ = (struct f_task_){ .kind_ = kind, .fn_ = fn, .i_ = i, .j_ = j, .arg_ = arg };
     o->forks_++;
-    if (o->bottom_ > d->peak)
-        d->peak = o->bottom_;
+    note_peak(d);
 }
 
 /* A fork from the main thread between runs: a root filament, public at once. */
@@ -363,10 +378,10 @@ static int fork_root(void (*fn)(void), long i, long j, void *arg)
     if (fn == NULL)
         return F_EINVAL;
     struct fi_deque *d = &fi_lib.servers[fi_lib.any_next++ % (unsigned)fi_lib.nservers].deque;
-    if (d->own.bottom_ == d->cap)
+    if (fi_bottom(d) == d->cap)
         return F_ENOMEM;
     push_slot(d, F_KIND_VOID_, fn, i, j, arg);
-    d->split = d->own.bottom_;
+    d->split = fi_bottom(d);
     AO_store(&d->ts, FI_TS(0, d->split));
     return F_OK;
 }
@@ -390,8 +405,8 @@ static int every_server_at_work(void)
 static int prune_now(const struct fi_deque *d, f_func seq)
 {
     long threshold = fi_lib.prune;
-    size_t private = d->own.bottom_ - d->split;
-    if (d->own.bottom_ == d->cap)
+    size_t private = fi_bottom(d) - d->split;
+    if (fi_bottom(d) == d->cap)
         return 1;
     if (threshold == 0)
         return 0;
@@ -437,37 +452,59 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
         fi_forkjoin_bounds(d);
         return F_OK;
     }
-    int full = d->own.bottom_ == d->cap;
-    if (kind != F_KIND_VOID_ && full && reserve_pruned(d) < 0)
-        return F_ENOMEM;
-    d->own.pruned_++;
     if (seq != NULL) {
         /* A pruned subtree runs without forks, so no thief's request gets
          * an answer until it is done: leave thieves something first. */
         AO_t ts = AO_load(&d->ts);
         if (fi_lib.nservers > 1 && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
             fi_steal_publish(me);
+        d->own.pruned_++;
         seq(i, j, arg);
         return F_OK;
     }
+    if (kind != F_KIND_VOID_ && fi_bottom(d) == d->cap && reserve_pruned(d) < 0)
+        return F_ENOMEM;
     struct f_task_ t = { .kind_ = kind, .fn_ = fn, .i_ = i, .j_ = j, .arg_ = arg };
+    struct f_task_ *at = d->own.bottom_;
     fi_task_run(me, &t);
-    d->own.ran_--;    /* counted as a pruned fork, not as a filament */
     if (kind == F_KIND_VOID_)
-        return F_OK;
-    if (full) {
-        /* No slot for the result: keep it aside, with its forker's base. */
-        d->pruned[d->npruned++] = (struct fi_pruned){ t.result_, d->own.base_ };
-    } else {
-        /* As the inline path does: a slot holding the result. */
-        struct f_task_ *s = &d->own.slot_[d->own.bottom_++];
-        s->kind_ = F_KIND_DONE_;
-        s->result_ = t.result_;
-        if (d->own.bottom_ > d->peak)
-            d->peak = d->own.bottom_;
-    }
-    fi_forkjoin_bounds(d);
+        d->own.pruned_++;
+    else
+        f_keep_result_(at, t.result_);    /* counts it */
     return F_OK;
+}
+
+/*
+ * A pruned typed fork's result, for its sync: in a slot of kind
+ * F_KIND_DONE_ at `slot`, the bottom as the fork found it, or aside with
+ * its forker's base where that is the end of a full deque (room reserved
+ * by fork_slow).  What the child forked and left there, typed or not, is
+ * joined first, as it returns: a typed child's result that was never
+ * synced is dropped with it.
+ */
+void f_keep_result_(struct f_task_ *slot, f_value r)
+{
+    struct fi_server *me = fi_self;
+    struct fi_deque *d = &me->deque;
+    struct f_deque_ *o = &d->own;
+    size_t at = fi_slot_index(d, slot);
+    if (fi_bottom(d) != at || oldest_pruned(d, at) != d->npruned) {
+        struct f_task_ *saved = o->base_;
+        o->base_ = slot;
+        join_to(me, at);
+        d->npruned = oldest_pruned(d, at);
+        o->base_ = saved;
+    }
+    if (at == d->cap) {
+        d->pruned[d->npruned++] = (struct fi_pruned){ r, fi_base(d) };
+    } else {
+        slot->kind_ = F_KIND_DONE_;
+        slot->result_ = r;
+        o->bottom_ = slot + 1;
+        note_peak(d);
+    }
+    o->pruned_++;
+    fi_forkjoin_bounds(d);
 }
 
 int (f_fork)(f_func fn, long i, long j, void *arg)
@@ -502,15 +539,15 @@ static f_value sync_slow(long kind)
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = &d->own;
     for (;;) {
-        if (d->npruned > 0 && d->pruned[d->npruned - 1].base == o->base_ &&
-            o->bottom_ == d->cap) {
+        if (d->npruned > 0 && d->pruned[d->npruned - 1].base == fi_base(d) &&
+            fi_bottom(d) == d->cap) {
             f_value v = d->pruned[--d->npruned].result;
             fi_forkjoin_bounds(d);
             return v;
         }
         if (o->bottom_ <= o->base_)
             return none;
-        long top_kind = o->slot_[o->bottom_ - 1].kind_;
+        long top_kind = o->bottom_[-1].kind_;
         if (top_kind == kind || top_kind == F_KIND_DONE_)
             return pop(me)->result_;
         if (top_kind != F_KIND_VOID_)
@@ -526,7 +563,7 @@ static f_value sync_slow(long kind)
             return F_OK;                                                                       \
         return fork_slow(KIND, (void (*)(void))fn, NULL, i, j, arg);                           \
     }                                                                                          \
-    T(f_sync_##name)(void)                                                                     \
+    T(f_sync_##name)(f_##name##_func fn)                                                       \
     {                                                                                          \
         return sync_slow(KIND).member;                                                         \
     }

@@ -39,7 +39,7 @@ static int run_posted(void *ctx)
 /* Work of the server's own as the run begins: roots, RTC filaments, passes. */
 static int has_own_work(struct fi_server *me)
 {
-    return me->deque.own.bottom_ > 0 || fi_queue_nonempty(&me->pinned) ||
+    return fi_bottom(&me->deque) > 0 || fi_queue_nonempty(&me->pinned) ||
            fi_queue_nonempty(&me->any) || fi_phases_count() > 0;
 }
 

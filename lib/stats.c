@@ -24,11 +24,14 @@ static void add(struct f_stats *sum, const struct f_stats *s)
 /* One server's counters; the fork/join ones live in its deque's line. */
 static struct f_stats of(const struct fi_server *s)
 {
+    const struct fi_deque *d = &s->deque;
     struct f_stats t = s->stats;
-    t.filaments_run += s->deque.own.ran_;
-    t.forks = s->deque.own.forks_ + s->deque.own.pruned_;  /* pushed + pruned */
-    t.pruned_forks = s->deque.own.pruned_;
-    t.peak_live_forks = s->deque.peak;
+    /* Every slot pushed here, less the live ones, ran here or on a thief:
+     * a filament counts where it ran. */
+    t.filaments_run += d->own.forks_ + d->carried - d->lost - fi_bottom(d) + d->taken;
+    t.forks = d->own.forks_ + d->own.pruned_;  /* pushed + pruned */
+    t.pruned_forks = d->own.pruned_;
+    t.peak_live_forks = d->peak;
     return t;
 }
 
@@ -57,8 +60,9 @@ int f_reset_stats(void)
     for (int s = 0; s < fi_lib.nservers; ++s) {
         struct fi_server *t = &fi_lib.servers[s];
         memset(&t->stats, 0, sizeof t->stats);
-        t->deque.own.ran_ = t->deque.own.forks_ = t->deque.own.pruned_ = 0;
-        t->deque.peak = t->deque.own.bottom_;
+        t->deque.own.forks_ = t->deque.own.pruned_ = 0;
+        t->deque.lost = t->deque.taken = 0;
+        t->deque.carried = t->deque.peak = fi_bottom(&t->deque);
         fi_forkjoin_bounds(&t->deque);
     }
     return F_OK;

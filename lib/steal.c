@@ -18,7 +18,7 @@
 void fi_steal_publish(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
-    size_t private = d->own.bottom_ - d->split;
+    size_t private = fi_bottom(d) - d->split;
     if (private == 0)
         return;    /* leave the request standing for the next fork */
     size_t split = d->split + (private + 1) / 2;
@@ -64,6 +64,7 @@ int fi_steal_from(struct fi_server *me, struct fi_server *victim)
     fi_task_run(me, &t);
     slot->result_ = t.result_;
     me->stats.steals++;
+    me->deque.taken++;
     /* Release: the result before the flag; pairs with wait_stolen. */
     AO_store_release(fi_task_done(slot), 1);
     return 1;

@@ -34,13 +34,14 @@ static void owner_invariants(void)
     FJ_REQUIRE(o == f_deque_);
     FJ_REQUIRE(FI_TS_SPLIT(ts) == d->split);    /* only the owner moves split */
     FJ_REQUIRE(FI_TS_TOP(ts) <= d->split);
-    FJ_REQUIRE(d->split <= o->bottom_);
-    FJ_REQUIRE(o->bottom_ <= d->cap);
-    FJ_REQUIRE(o->base_ <= o->bottom_);
-    FJ_REQUIRE(o->floor_ >= d->split);
-    FJ_REQUIRE(AO_load(fi_deque_limit(d)) <= d->cap);
+    FJ_REQUIRE(d->split <= fi_bottom(d));
+    FJ_REQUIRE(fi_bottom(d) <= d->cap);
+    FJ_REQUIRE(fi_base(d) <= fi_bottom(d));
+    FJ_REQUIRE(fi_slot_index(d, o->floor_) >= d->split);
+    AO_t limit = AO_load(fi_deque_limit(d));
+    FJ_REQUIRE(limit == 0 || fi_slot_index(d, (struct f_task_ *)limit) <= d->cap);
     /* Private slots have never been claimed by a thief. */
-    for (size_t k = d->split; k < o->bottom_; ++k)
+    for (size_t k = d->split; k < fi_bottom(d); ++k)
         FJ_REQUIRE(AO_load(fi_task_done(&o->slot_[k])) == 0 &&
                    AO_load(fi_task_thief(&o->slot_[k])) == 0);
 }
@@ -51,10 +52,10 @@ static void deques_clean(void)
     for (int s = 0; s < f_num_servers(); ++s) {
         struct fi_deque *d = &fi_lib.servers[s].deque;
         AO_t ts = AO_load(&d->ts);
-        ck_assert_msg(d->own.bottom_ == 0 && d->split == 0 && FI_TS_TOP(ts) == 0 &&
+        ck_assert_msg(fi_bottom(d) == 0 && d->split == 0 && FI_TS_TOP(ts) == 0 &&
                           FI_TS_SPLIT(ts) == 0,
                       "server %d: bottom %zu split %zu ts (%zu, %zu) after a run", s,
-                      d->own.bottom_, d->split, FI_TS_TOP(ts), FI_TS_SPLIT(ts));
+                      fi_bottom(d), d->split, FI_TS_TOP(ts), FI_TS_SPLIT(ts));
         ck_assert_msg(d->npruned == 0, "server %d: %zu pruned results left after a run", s,
                       d->npruned);
         for (size_t k = 0; k < d->peak && k < d->cap; ++k)
@@ -89,17 +90,16 @@ static void note(long k, long unused, void *unused2)
 static void publish_steps(long unused, long unused2, void *unused3)
 {
     struct fi_deque *d = my_deque();
-    struct f_deque_ *o = &d->own;
     int alone = f_num_servers() == 1;
-    size_t base = o->base_;
+    size_t base = fi_base(d);
     owner_invariants();
     if (alone)
-        FJ_REQUIRE(o->bottom_ == base && d->split == base);
+        FJ_REQUIRE(fi_bottom(d) == base && d->split == base);
     for (long k = 0; k < 4; ++k)
         FJ_REQUIRE(f_fork(note, k, 0, NULL) == F_OK);
     owner_invariants();
     if (alone)
-        FJ_REQUIRE(o->bottom_ == base + 4 && d->split == base);
+        FJ_REQUIRE(fi_bottom(d) == base + 4 && d->split == base);
 
     /* A thief's request: the limit drops to 0 and the next fork publishes
      * half of the private slots (here 4: two) before it pushes. */
@@ -112,7 +112,7 @@ static void publish_steps(long unused, long unused2, void *unused3)
         AO_t ts = AO_load(&d->ts);
         FJ_REQUIRE(AO_load(&d->splitreq) == 0);
         FJ_REQUIRE(d->split == base + 2 && FI_TS_SPLIT(ts) == base + 2 && FI_TS_TOP(ts) == base);
-        FJ_REQUIRE(o->bottom_ == base + 5);
+        FJ_REQUIRE(fi_bottom(d) == base + 5);
         FJ_REQUIRE(AO_load(fi_deque_limit(d)) != 0);
     }
     /* Again: three private slots, two more public. */
@@ -120,12 +120,12 @@ static void publish_steps(long unused, long unused2, void *unused3)
     FJ_REQUIRE(f_fork(note, 5, 0, NULL) == F_OK);
     owner_invariants();
     if (alone)
-        FJ_REQUIRE(d->split == base + 4 && o->bottom_ == base + 6);
+        FJ_REQUIRE(d->split == base + 4 && fi_bottom(d) == base + 6);
 
     /* The join pops the private ones and takes the public ones back. */
     FJ_REQUIRE(f_join() == F_OK);
     owner_invariants();
-    FJ_REQUIRE(o->bottom_ == base && d->split <= base);
+    FJ_REQUIRE(fi_bottom(d) == base && d->split <= base);
     FJ_REQUIRE(atomic_load(&order_next) == 6);
     if (alone)    /* newest first */
         for (int k = 0; k < 6; ++k)
@@ -138,11 +138,11 @@ static void publish_steps(long unused, long unused2, void *unused3)
     owner_invariants();
     if (alone) {
         FJ_REQUIRE(AO_load(&d->splitreq) == 0);
-        FJ_REQUIRE(d->split == base + 1 && o->bottom_ == base + 1);
+        FJ_REQUIRE(d->split == base + 1 && fi_bottom(d) == base + 1);
     }
     FJ_REQUIRE(f_join() == F_OK);
     owner_invariants();
-    FJ_REQUIRE(o->bottom_ == base && atomic_load(&order_next) == 7);
+    FJ_REQUIRE(fi_bottom(d) == base && atomic_load(&order_next) == 7);
 }
 
 START_TEST(test_deque_publish_steps)
@@ -168,7 +168,7 @@ static void auto_steps(long unused, long unused2, void *unused3)
 {
     struct fi_deque *d = my_deque();
     struct f_deque_ *o = &d->own;
-    size_t base = o->base_;
+    size_t base = fi_base(d);
     unsigned long pruned = o->pruned_;
     for (int k = 0; k < FI_PRUNE_DEPTH; ++k)
         FJ_REQUIRE(f_fork(mark_now, 0, 0, NULL) == F_OK);
@@ -177,17 +177,17 @@ static void auto_steps(long unused, long unused2, void *unused3)
         FJ_REQUIRE(atomic_load(&ran_now) == 0 && o->pruned_ == pruned);
         FJ_REQUIRE(f_fork(mark_now, 0, 0, NULL) == F_OK);    /* pruned: a call */
         FJ_REQUIRE(atomic_load(&ran_now) == 1 && o->pruned_ == pruned + 1);
-        FJ_REQUIRE(o->bottom_ == base + FI_PRUNE_DEPTH);
+        FJ_REQUIRE(fi_bottom(d) == base + FI_PRUNE_DEPTH);
         fi_steal_request(fi_self);
         FJ_REQUIRE(f_fork(mark_now, 0, 0, NULL) == F_OK);    /* published, pushed */
         FJ_REQUIRE(atomic_load(&ran_now) == 1 && o->pruned_ == pruned + 1);
-        FJ_REQUIRE(o->bottom_ == base + FI_PRUNE_DEPTH + 1);
+        FJ_REQUIRE(fi_bottom(d) == base + FI_PRUNE_DEPTH + 1);
         FJ_REQUIRE(d->split == base + (FI_PRUNE_DEPTH + 1) / 2);
         owner_invariants();
     }
     FJ_REQUIRE(f_join() == F_OK);
     owner_invariants();
-    FJ_REQUIRE(o->bottom_ == base);
+    FJ_REQUIRE(fi_bottom(d) == base);
 }
 
 START_TEST(test_deque_auto_prune_steps)
@@ -213,13 +213,13 @@ static void parent_child(long unused, long unused2, void *unused3)
 
 static long typed_child(long unused, long unused2, void *out)
 {
-    struct f_deque_ *o = f_deque_;
+    struct fi_deque *d = my_deque();
     long *seen = out;
-    size_t bottom = o->bottom_;
-    seen[0] = (long)o->base_ - (long)bottom;    /* 0: its children begin here */
+    size_t bottom = fi_bottom(d);
+    seen[0] = (long)fi_base(d) - (long)bottom;    /* 0: its children begin here */
     FJ_REQUIRE(f_fork(note, 0, 0, NULL) == F_OK);
     FJ_REQUIRE(f_join() == F_OK);
-    seen[1] = (long)o->bottom_ - (long)bottom;  /* 0: the join stopped at its own base */
+    seen[1] = (long)fi_bottom(d) - (long)bottom;  /* 0: the join stopped at its own base */
     seen[2] = atomic_load(&parent_child_ran);   /* 0: the parent's child is not its own */
     return 9;
 }
@@ -228,7 +228,7 @@ static void typed_base_parent(long unused, long unused2, void *out)
 {
     FJ_REQUIRE(f_fork(parent_child, 0, 0, NULL) == F_OK);
     FJ_REQUIRE(f_fork_long(typed_child, 0, 0, out) == F_OK);
-    FJ_REQUIRE(f_sync_long() == 9);
+    FJ_REQUIRE(f_sync_long(typed_child) == 9);
     FJ_REQUIRE(f_join() == F_OK);
     FJ_REQUIRE(atomic_load(&parent_child_ran) == 1);
 }
@@ -280,8 +280,8 @@ static void family_root(long seed, long request, void *unused)
     memset(&f, 0, sizeof f);
     f.parent_server = f_my_server();
     f.seed = seed;
-    struct f_deque_ *o = f_deque_;
-    size_t base = o->base_;
+    struct fi_deque *d = my_deque();
+    size_t base = fi_base(d);
     owner_invariants();
     for (long k = 0; k < KIDS; ++k) {
         if (request)
@@ -291,7 +291,7 @@ static void family_root(long seed, long request, void *unused)
     owner_invariants();
     FJ_REQUIRE(f_join() == F_OK);
     owner_invariants();
-    FJ_REQUIRE(o->bottom_ == base);
+    FJ_REQUIRE(fi_bottom(d) == base);
     for (long k = 0; k < KIDS; ++k) {
         FJ_REQUIRE(atomic_load(&f.count[k]) == 1);
         FJ_REQUIRE(f.result[k] == k * k + seed);
@@ -393,7 +393,7 @@ static void forced_root(long typed, long unused, void *unused2)
         await(&f.stolen);
     if (typed) {
         for (long k = KIDS - 1; k >= 0; --k) {
-            long v = f_sync_long();
+            long v = f_sync_long(forced_kid_long);
             FJ_REQUIRE(v == 3 * k + 1);
         }
     } else {
@@ -441,21 +441,21 @@ static void tree(long depth, long typed, void *out)
         *(long *)out = 1;
         return;
     }
-    struct f_deque_ *o = f_deque_;
-    size_t base = o->base_;
+    struct fi_deque *d = my_deque();
+    size_t base = fi_base(d);
     long a = 0, b = 0;
     if (typed) {
         FJ_REQUIRE(f_fork_long(tree_long, depth - 1, typed, NULL) == F_OK);
         FJ_REQUIRE(f_fork_long(tree_long, depth - 1, typed, NULL) == F_OK);
         owner_invariants();
-        b = f_sync_long();
-        a = f_sync_long();
+        b = f_sync_long(tree_long);
+        a = f_sync_long(tree_long);
     } else {
         FJ_REQUIRE(f_fork(tree, depth - 1, typed, &a) == F_OK);
         FJ_REQUIRE(f_fork(tree, depth - 1, typed, &b) == F_OK);
         owner_invariants();
         FJ_REQUIRE(f_join() == F_OK);
-        FJ_REQUIRE(o->bottom_ == base);
+        FJ_REQUIRE(fi_bottom(d) == base);
     }
     owner_invariants();
     *(long *)out = a + b;
@@ -515,7 +515,7 @@ static void leap_x(long unused, long unused2, void *unused3)
     FJ_REQUIRE(f_fork_long(leap_t, 0, 0, NULL) == F_OK);
     if (leap.x_server != leap.p_server)
         await(&leap.t_started);
-    FJ_REQUIRE(f_sync_long() == 5);
+    FJ_REQUIRE(f_sync_long(leap_t) == 5);
 }
 
 static void leap_p(long unused, long unused2, void *unused3)
@@ -568,7 +568,7 @@ static void leap_x_joins(long unused, long unused2, void *unused3)
     FJ_REQUIRE(f_fork_long(leap_t_joins, 0, 0, NULL) == F_OK);
     if (leap.x_server != leap.p_server)
         await(&leap.t_started);
-    FJ_REQUIRE(f_sync_long() == 5);
+    FJ_REQUIRE(f_sync_long(leap_t_joins) == 5);
 }
 
 static void leap_p_joins(long unused, long unused2, void *unused3)

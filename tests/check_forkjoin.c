@@ -300,13 +300,16 @@ END_TEST
 
 /* ---------------------------------------------------------- typed */
 
-static long fib_long(long n, long unused, void *unused2)
+static long misnamed(long unused, long unused2, void *unused3);
+
+/* misname != 0: every sync names another function than its fork (misnamed). */
+static long fib_long(long n, long misname, void *unused2)
 {
     if (n < 2)
         return n;
-    FJ_REQUIRE(f_fork_long(fib_long, n - 1, 0, NULL) == F_OK);
-    long b = fib_long(n - 2, 0, NULL);
-    return f_sync_long() + b;
+    FJ_REQUIRE(f_fork_long(fib_long, n - 1, misname, NULL) == F_OK);
+    long b = fib_long(n - 2, misname, NULL);
+    return (misname ? f_sync_long(misnamed) : f_sync_long(fib_long)) + b;
 }
 
 static double harmonic_seq(long lo, long hi)
@@ -330,7 +333,7 @@ static double harmonic(long lo, long hi, void *unused)
     long mid = lo + (hi - lo) / 2;
     FJ_REQUIRE(f_fork_double(harmonic, lo, mid, NULL) == F_OK);
     double b = harmonic(mid, hi, NULL);
-    double a = f_sync_double();
+    double a = f_sync_double(harmonic);
     return a + b;
 }
 
@@ -354,8 +357,8 @@ static void *argmax(long lo, long hi, void *unused)
     long mid = lo + (hi - lo) / 2;
     FJ_REQUIRE(f_fork_ptr(argmax, lo, mid, NULL) == F_OK);
     FJ_REQUIRE(f_fork_ptr(argmax, mid, hi, NULL) == F_OK);
-    long *b = f_sync_ptr();    /* reverse order: the last fork first */
-    long *a = f_sync_ptr();
+    long *b = f_sync_ptr(argmax);    /* reverse order: the last fork first */
+    long *a = f_sync_ptr(argmax);
     FJ_REQUIRE(a != NULL && b != NULL);
     return *b > *a ? b : a;
 }
@@ -415,9 +418,9 @@ static long mixed(long n, long unused, void *unused2)
     FJ_REQUIRE(f_fork(fib, n - 2, 0, &x) == F_OK);
     FJ_REQUIRE(f_fork_double(half, n, 0, NULL) == F_OK);
     FJ_REQUIRE(f_fork_ptr(item_at, n, 0, NULL) == F_OK);
-    long *p = f_sync_ptr();
-    double d = f_sync_double();
-    long m = f_sync_long();
+    long *p = f_sync_ptr(item_at);
+    double d = f_sync_double(half);
+    long m = f_sync_long(mixed);
     FJ_REQUIRE(f_join() == F_OK);
     FJ_REQUIRE(x == fib_seq(n - 2));
     FJ_REQUIRE(p == &items[n % ITEMS]);
@@ -462,7 +465,7 @@ static void join_under_typed(long unused, long unused2, void *out)
     FJ_REQUIRE(f_fork_long(ret, 42, 0, NULL) == F_OK);
     FJ_REQUIRE(f_join() == F_OK);
     long seen = flag;
-    long v = f_sync_long();
+    long v = f_sync_long(ret);
     FJ_REQUIRE(f_join() == F_OK);
     ((long *)out)[0] = seen;
     ((long *)out)[1] = v;
@@ -589,6 +592,87 @@ static void loose_mark(long group, long k, void *unused)
     atomic_fetch_add(&loose[group][k], 1);
 }
 
+/* A sync that names another function than its fork did still returns its
+ * fork's result (f_fork(3)): the name only lets the fast path call the
+ * child directly.  The named function never runs. */
+static atomic_int misnamed_calls;
+
+static long misnamed(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&misnamed_calls, 1);
+    return -1000;
+}
+
+static void fib_misnamed_root(long n, long unused, void *out)
+{
+    *(long *)out = fib_long(n, 1, NULL);
+}
+
+START_TEST(test_forkjoin_sync_names_another_function)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    long r = -1;
+    atomic_store(&misnamed_calls, 0);
+    ck_assert_int_eq(f_fork(fib_misnamed_root, 18, 0, &r), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(r, fib_seq(18));
+    ck_assert_int_eq(atomic_load(&misnamed_calls), 0);
+}
+END_TEST
+
+/* A typed fork that is pruned is a call, and its child may leave untyped
+ * children unjoined (here pushed, with pruning turned off inside it): they
+ * finish before its result reaches the sync, which gets that result. */
+static void set_flag_late(long v, long unused, void *flag)
+{
+    fj_spin(20000);
+    atomic_store((atomic_long *)flag, v);
+}
+
+static long leaves_children(long v, long unused, void *flags)
+{
+    atomic_long *flag = flags;
+    f_set_prune(0);
+    FJ_REQUIRE(f_fork(set_flag_late, 1, 0, &flag[0]) == F_OK);
+    FJ_REQUIRE(f_fork(set_flag_late, 1, 0, &flag[1]) == F_OK);
+    f_set_prune(1);
+    return v;
+}
+
+static void pruned_typed_parent(long unused, long unused2, void *flags)
+{
+    atomic_long *flag = flags;
+    f_set_prune(1);
+    FJ_REQUIRE(f_fork(set_flag_late, 1, 0, &flag[2]) == F_OK);
+    FJ_REQUIRE(f_fork(set_flag_late, 1, 0, &flag[3]) == F_OK);
+    FJ_REQUIRE(f_fork_long(leaves_children, 5, 0, flags) == F_OK);    /* pruned, alone */
+    long v = f_sync_long(leaves_children);
+    atomic_store(&flag[4], v);
+    atomic_store(&flag[5], atomic_load(&flag[0]) + atomic_load(&flag[1]));
+    FJ_REQUIRE(f_join() == F_OK);
+}
+
+START_TEST(test_forkjoin_pruned_typed_leaves_children)
+{
+    FJ_START(_i);
+    atomic_long flag[6];
+    for (int k = 0; k < 6; ++k)
+        atomic_init(&flag[k], 0);
+    ck_assert_int_eq(f_fork(pruned_typed_parent, 0, 0, flag), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&flag[4]), 5);
+    ck_assert_msg(atomic_load(&flag[5]) == 2, "a typed child's unjoined children had not "
+                                             "finished when its sync returned");
+    ck_assert_int_eq(atomic_load(&flag[2]) + atomic_load(&flag[3]), 2);
+    struct f_stats st;
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    if (f_num_servers() == 1)
+        ck_assert_uint_eq(st.pruned_forks, 1);
+    f_set_prune(F_PRUNE_AUTO);
+}
+END_TEST
+
 static void loose_forker(long group, long unused, void *unused2)
 {
     for (long k = 0; k < LOOSE; ++k)
@@ -605,7 +689,7 @@ static void loose_root(long unused, long unused2, void *unused3)
 {
     FJ_REQUIRE(f_fork(loose_forker, 1, 0, NULL) == F_OK);    /* a child that does not join */
     FJ_REQUIRE(f_fork_long(loose_typed, 2, 0, NULL) == F_OK);
-    FJ_REQUIRE(f_sync_long() == 7);
+    FJ_REQUIRE(f_sync_long(loose_typed) == 7);
     loose_forker(3, 0, NULL);                                 /* and the root itself */
 }
 
@@ -643,7 +727,7 @@ static long tn(long depth, long unused, void *unused2)
         return 1;
     FJ_REQUIRE(f_fork_long(tn, depth - 1, 0, NULL) == F_OK);
     long b = tn(depth - 1, 0, NULL);
-    return f_sync_long() + b + 1;
+    return f_sync_long(tn) + b + 1;
 }
 
 static void tn_root(long depth, long unused, void *out)
@@ -758,7 +842,7 @@ static long chain_long(long n, long unused, void *unused2)
     if (n == 0)
         return 0;
     FJ_REQUIRE(f_fork_long(chain_long, n - 1, 0, NULL) == F_OK);
-    return f_sync_long() + 1;
+    return f_sync_long(chain_long) + 1;
 }
 
 static void chain_long_root(long n, long unused, void *out)
@@ -854,8 +938,8 @@ static void full_typed(long join_first, long unused, void *out)
     FJ_REQUIRE(f_fork_double(half, 3, 0, NULL) == F_OK);
     if (join_first)
         FJ_REQUIRE(f_join() == F_OK);
-    double d = f_sync_double();
-    long l = f_sync_long();
+    double d = f_sync_double(half);
+    long l = f_sync_long(ret);
     FJ_REQUIRE(f_join() == F_OK);
     ((double *)out)[0] = d;
     ((double *)out)[1] = (double)l;
@@ -1004,7 +1088,7 @@ static void rnode_run(long unused, long unused2, void *arg)
     /* Typed children in reverse; their values also land in their frames. */
     for (int k = f - 1; k >= 0; --k) {
         if (typed[k]) {
-            long v = f_sync_long();
+            long v = f_sync_long(rnode_long);
             FJ_REQUIRE(v == c[k].value);
         }
     }
@@ -1138,9 +1222,9 @@ static void not_a_filament(int state)
     ck_assert_int_eq(f_fork_double(counted_double, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_fork_ptr(counted_ptr, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq((f_fork_long)(counted_long, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_sync_long(), 0);
-    ck_assert(f_sync_double() == 0.0);
-    ck_assert_ptr_null(f_sync_ptr());
+    ck_assert_int_eq(f_sync_long(counted_long), 0);
+    ck_assert(f_sync_double(counted_double) == 0.0);
+    ck_assert_ptr_null(f_sync_ptr(counted_ptr));
     if (state == F_ESTATE) {    /* no library, or a run under way: nothing at all */
         ck_assert_int_eq(f_fork(counted, 0, 0, NULL), F_ESTATE);
         ck_assert_int_eq((f_fork)(counted, 0, 0, NULL), F_ESTATE);
@@ -1265,10 +1349,10 @@ END_TEST
 /* A sync with nothing to sync returns 0 and leaves the library usable. */
 static void sync_nothing(long unused, long unused2, void *unused3)
 {
-    EXPECT(f_sync_long() == 0);
-    EXPECT(f_sync_double() == 0.0);
-    EXPECT(f_sync_ptr() == NULL);
-    EXPECT((f_sync_long)() == 0);
+    EXPECT(f_sync_long(counted_long) == 0);
+    EXPECT(f_sync_double(counted_double) == 0.0);
+    EXPECT(f_sync_ptr(counted_ptr) == NULL);
+    EXPECT((f_sync_long)(counted_long) == 0);
     long r = -1;
     EXPECT(f_fork(fib, 12, 0, &r) == F_OK);
     EXPECT(f_join() == F_OK);
@@ -1290,7 +1374,7 @@ END_TEST
  * outstanding: its sync returns 0 and the parent's sync gets its value. */
 static void spurious_sync(long unused, long unused2, void *out)
 {
-    *(long *)out = f_sync_long();
+    *(long *)out = f_sync_long(ret);
 }
 
 static void sync_nothing_parent(long unused, long unused2, void *out)
@@ -1299,7 +1383,7 @@ static void sync_nothing_parent(long unused, long unused2, void *out)
     FJ_REQUIRE(f_fork_long(ret, 42, 0, NULL) == F_OK);
     FJ_REQUIRE(f_fork(spurious_sync, 0, 0, &o[0]) == F_OK);
     FJ_REQUIRE(f_join() == F_OK);
-    o[1] = f_sync_long();
+    o[1] = f_sync_long(ret);
 }
 
 START_TEST(test_forkjoin_sync_nothing_in_child)
@@ -1335,7 +1419,7 @@ static void enomem_in_filament(long unused, long unused2, void *unused3)
     fi_alloc_fail_reset(0);
     EXPECT(atomic_load(&called) == 0);
     EXPECT(f_join() == F_OK);    /* the noops, down to ret's slot */
-    EXPECT(f_sync_long() == 5);
+    EXPECT(f_sync_long(ret) == 5);
     EXPECT(f_join() == F_OK);
     EXPECT(atomic_load(&called) == 0);
 }
@@ -1371,6 +1455,8 @@ Suite *make_suite(void)
     FJ_ADD(core, test_forkjoin_typed, 0, 16);
     FJ_ADD(core, test_forkjoin_typed_mixed, 0, 16);
     FJ_ADD(core, test_forkjoin_join_under_typed_fork, 0, 16);
+    FJ_ADD(core, test_forkjoin_sync_names_another_function, 0, 16);
+    FJ_ADD(core, test_forkjoin_pruned_typed_leaves_children, 0, 16);
     FJ_ADD(core, test_forkjoin_vfork, 0, 16);
     FJ_ADD(core, test_forkjoin_no_join, 0, 16);
     FJ_ADD(core, test_forkjoin_no_join_in_typed_tree, 0, 64);

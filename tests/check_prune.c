@@ -45,7 +45,7 @@ static long fib_long(long n, long unused, void *unused2)
         return n;
     FJ_REQUIRE(f_fork_long(fib_long, n - 1, 0, NULL) == F_OK);
     long b = fib_long(n - 2, 0, NULL);
-    return f_sync_long() + b;
+    return f_sync_long(fib_long) + b;
 }
 
 static double sum_double(long lo, long hi, void *unused)
@@ -55,8 +55,8 @@ static double sum_double(long lo, long hi, void *unused)
     long mid = lo + (hi - lo) / 2;
     FJ_REQUIRE(f_fork_double(sum_double, lo, mid, NULL) == F_OK);
     FJ_REQUIRE(f_fork_double(sum_double, mid, hi, NULL) == F_OK);
-    double b = f_sync_double();
-    double a = f_sync_double();
+    double b = f_sync_double(sum_double);
+    double a = f_sync_double(sum_double);
     return a + b;
 }
 

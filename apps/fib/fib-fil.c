@@ -59,7 +59,7 @@ static long fib_typed(long n, long unused, void *unused2)
     if (f_fork_long(fib_typed, n - 1, 0, NULL) < 0)  /* forked nothing: no sync */
         return fib_typed(n - 1, 0, NULL) + fib_typed(n - 2, 0, NULL);
     long b = fib_typed(n - 2, 0, NULL);
-    return f_sync_long() + b;
+    return f_sync_long(fib_typed) + b;
 }
 
 /* The root of the typed programs: untyped, it stores the value. */

@@ -59,9 +59,9 @@ static long task_typed(long i, long f, void *slots)
     x = taskpool_last(x, f);
     s[f_my_server()].work += x;
     if (forked_right)
-        right = f_sync_long();
+        right = f_sync_long(task_typed);
     if (forked_left)
-        left = f_sync_long();
+        left = f_sync_long(task_typed);
     return 1 + left + right;
 }
 
