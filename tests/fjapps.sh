@@ -33,6 +33,7 @@ bad fib --size=93
 bad fib --size=-1
 bad fib --impl=static
 bad fib --impl=seq-ptr --servers=2
+bad fib --impl=seq-call --servers=2
 bad fib --epsilon=1
 bad quad --size=1
 bad quad --size=201

@@ -77,6 +77,7 @@ static const struct app_impl impls[] = {
     { "seq", fib_seq, 0, "sequential: the plain recursion, returning a long" },
 #ifndef APP_OMP_LLVM
     { "seq-ptr", fib_seqptr, 0, "sequential, results through pointers (fil's baseline)" },
+    { "seq-call", fib_seqcall, 0, "seq-ptr with fib(n-1) called out of line, as a join calls" },
     { "fil", fib_fil, 1, "Filaments: f_fork/f_join per call, pruning off" },
     { "fil-auto", fib_fil_auto, 1, "Filaments: f_fork/f_join per call, F_PRUNE_AUTO" },
     { "fil-seq", fib_fil_seq, 1, "Filaments: f_fork_seq with the sequential version, auto" },

@@ -38,6 +38,7 @@ int fib_peer_depth(int servers);
 /* The programs: run(problem, servers), as struct app_impl wants. */
 void fib_seq(void *problem, int servers);
 void fib_seqptr(void *problem, int servers);
+void fib_seqcall(void *problem, int servers);
 void fib_fil(void *problem, int servers);
 void fib_fil_auto(void *problem, int servers);
 void fib_fil_seq(void *problem, int servers);
