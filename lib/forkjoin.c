@@ -81,6 +81,11 @@ void fi_forkjoin_discard(struct fi_server *s)
         fi_vararg_discard((f_func)t->fn_, t->arg_);
 }
 
+long fi_prune_threshold(void)
+{
+    return (long)AO_load(&fi_lib.prune);
+}
+
 /* Recompute the fast paths' bounds after bottom, split, the pruned results,
  * the peak or the pruning threshold changed outside them. */
 void fi_forkjoin_bounds(struct fi_deque *d)
@@ -88,7 +93,7 @@ void fi_forkjoin_bounds(struct fi_deque *d)
     /* Pruning starts at the threshold's slot, and in a full deque whatever
      * the threshold (prune_now): a prune index past cap is cap. */
     size_t prune = d->cap;
-    long threshold = fi_lib.prune;
+    long threshold = fi_prune_threshold();
     if (threshold == F_PRUNE_AUTO)
         prune = d->split + FI_PRUNE_DEPTH;
     else if (threshold > 0 && (size_t)threshold < d->cap)
@@ -344,14 +349,14 @@ int (f_join)(void)
 
 void f_set_prune(long threshold)
 {
-    fi_lib.prune = threshold < 0 ? F_PRUNE_AUTO : threshold;
+    AO_store(&fi_lib.prune, (AO_t)(threshold < 0 ? F_PRUNE_AUTO : threshold));
     if (fi_self != NULL)
         fi_forkjoin_bounds(&fi_self->deque);
 }
 
 long f_get_prune(void)
 {
-    return fi_lib.prune;
+    return fi_prune_threshold();
 }
 
 /* Raise the peak of live slots to the bottom, if it is a new one. */
@@ -404,7 +409,7 @@ static int every_server_at_work(void)
 
 static int prune_now(const struct fi_deque *d, f_func seq)
 {
-    long threshold = fi_lib.prune;
+    long threshold = fi_prune_threshold();
     size_t private = fi_bottom(d) - d->split;
     if (fi_bottom(d) == d->cap)
         return 1;

@@ -103,9 +103,11 @@ struct fi_lib {
     int servers_fill_cores; /* no core left for the main thread: waits between runs cede */
     int print_stats;
     struct fi_server *servers;
+    /* The pruning threshold (a long): set by the main thread or by a
+     * filament (f_set_prune), read by each server's slow paths. */
+    volatile AO_t prune;
 
     /* Main thread only, between runs. */
-    long prune;
     unsigned any_next;    /* round-robin cursor for F_ANY placement */
     struct fi_phase *phases;
     int nphases, phases_cap;
@@ -194,6 +196,7 @@ FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
 FI_HIDDEN int fi_forkjoin_drain(struct fi_server *me);  /* 1 if it ran anything */
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
+FI_HIDDEN long fi_prune_threshold(void);
 
 /* lock.c: the spin lock itself, for the library's own locks; and, in a
  * --enable-debug library, whether this thread holds an f_lock. */

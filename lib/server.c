@@ -160,7 +160,7 @@ int f_initialize(int nservers)
     fi_lib.oversubscribed = nservers > online_cpus();
     fi_lib.servers_fill_cores = nservers >= online_cpus();
     fi_lib.print_stats = env.stats;
-    fi_lib.prune = env.prune;
+    AO_store(&fi_lib.prune, (AO_t)env.prune);
     fi_lib.any_next = 0;
     AO_store(&fi_lib.run_gen, 0);
     AO_store(&fi_lib.shutdown, 0);
