@@ -332,7 +332,7 @@ static inline int f_join_inline_(void)
         ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
         d->base_ = base;
     }
-    return t == base ? 0 : (f_join)();
+    return 0;
 }
 #define f_join() f_join_inline_()
 

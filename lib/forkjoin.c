@@ -40,12 +40,12 @@
 #include "wait.h"
 
 /* Outside the servers: every fast path fails and calls the library.  A
- * fork finds no room (bottom = limit) and no pruning (bottom < prune);
- * a join or sync finds its base above the bottom. */
-static struct f_task_ no_slot[1];
-static struct f_deque_ no_deque = { .bottom_ = no_slot, .limit_ = no_slot,
-                                    .floor_ = no_slot + 1, .base_ = no_slot + 1,
-                                    .prune_ = no_slot + 1, .end_ = no_slot + 1,
+ * fork finds no room (bottom > limit) and no pruning (bottom < prune); a
+ * join or sync finds a child (bottom > base) below the floor. */
+static struct f_task_ no_slot[2];
+static struct f_deque_ no_deque = { .bottom_ = no_slot + 1, .limit_ = no_slot,
+                                    .floor_ = no_slot + 1, .base_ = no_slot,
+                                    .prune_ = no_slot + 2, .end_ = no_slot + 2,
                                     .slot_ = no_slot };
 F_API __thread struct f_deque_ *f_deque_ = &no_deque;
 
