@@ -268,12 +268,20 @@ extern F_API _Thread_local struct f_deque_ *f_deque_;
 #define F_LOAD_LIMIT_(d) (*(struct f_task_ *volatile *)&(d)->limit_)
 #endif
 
-/* Push a slot: 1, or 0 if the library must decide. */
+/* Where a fork goes: a slot pushed below the limit (F_PUSHED_), a call
+ * where the library prunes, with the child's own children beginning at the
+ * bottom (F_CALL_: the limit stands and the bottom is at prune_ or past
+ * it), or to the library (F_ASK_).  The limit, which a thief may zero at
+ * any time, is read once. */
+enum { F_ASK_, F_PUSHED_, F_CALL_ };
+
 static inline int f_push_(long kind, void (*fn)(void), long i, long j, void *arg)
 {
     struct f_deque_ *d = f_deque_;
-    struct f_task_ *t = d->bottom_;
-    if (F_LIKELY_(fn != (void (*)(void))0 && t < F_LOAD_LIMIT_(d))) {
+    struct f_task_ *t = d->bottom_, *limit = F_LOAD_LIMIT_(d);
+    if (fn == (void (*)(void))0)
+        return F_ASK_;
+    if (F_LIKELY_(t < limit)) {
         t->kind_ = kind;
         t->fn_ = fn;
         t->i_ = i;
@@ -281,16 +289,9 @@ static inline int f_push_(long kind, void (*fn)(void), long i, long j, void *arg
         t->arg_ = arg;
         d->bottom_ = t + 1;
         d->forks_++;
-        return 1;
+        return F_PUSHED_;
     }
-    return 0;
-}
-
-/* Does the library prune this fork (f_push_ having declined it)?  Then it
- * is a call, with the child's own children beginning at the bottom. */
-static inline int f_prunes_(struct f_deque_ *d)
-{
-    return F_LOAD_LIMIT_(d) != (struct f_task_ *)0 && d->bottom_ >= d->prune_;
+    return limit != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
 }
 
 /* An untyped fork: push it, or, where the library prunes, call it.  The
@@ -298,11 +299,11 @@ static inline int f_prunes_(struct f_deque_ *d)
  * stays on top, for its parent's join. */
 static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 {
-    struct f_deque_ *d;
-    if (F_LIKELY_(f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg)))
+    int way = f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg);
+    if (F_LIKELY_(way == F_PUSHED_))
         return 0;
-    d = f_deque_;
-    if (fn != (f_func)0 && f_prunes_(d)) {
+    if (way == F_CALL_) {
+        struct f_deque_ *d = f_deque_;
         struct f_task_ *base = d->base_;
         d->pruned_++;
         d->base_ = d->bottom_;
@@ -349,11 +350,12 @@ F_API void f_keep_result_(struct f_task_ *slot, f_value r);
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
     static inline int f_fork_##name##_inline_(f_##name##_func fn, long i, long j, void *arg)    \
     {                                                                                          \
+        int way = f_push_(KIND, (void (*)(void))fn, i, j, arg);                                \
         struct f_deque_ *d;                                                                    \
-        if (F_LIKELY_(f_push_(KIND, (void (*)(void))fn, i, j, arg)))                           \
+        if (F_LIKELY_(way == F_PUSHED_))                                                       \
             return 0;                                                                          \
         d = f_deque_;                                                                          \
-        if (fn != (f_##name##_func)0 && f_prunes_(d) && d->bottom_ < d->end_) {                \
+        if (way == F_CALL_ && d->bottom_ < d->end_) {                                          \
             struct f_task_ *base = d->base_, *t = d->bottom_;                                  \
             T r;                                                                               \
             d->base_ = t;                                                                      \

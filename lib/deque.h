@@ -68,11 +68,6 @@ static inline size_t fi_base(const struct fi_deque *d)
     return fi_slot_index(d, d->own.base_);
 }
 
-static inline void fi_set_bottom(struct fi_deque *d, size_t b)
-{
-    d->own.bottom_ = d->own.slot_ + b;
-}
-
 #define FI_TS(top, split) (((AO_t)(top) << 32) | (AO_t)(split))
 #define FI_TS_TOP(ts) ((size_t)((ts) >> 32))
 #define FI_TS_SPLIT(ts) ((size_t)((ts)&0xffffffffu))

@@ -514,7 +514,7 @@ void f_keep_result_(struct f_task_ *slot, f_value r)
 
 int (f_fork)(f_func fn, long i, long j, void *arg)
 {
-    if (f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg))
+    if (f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg) == F_PUSHED_)
         return F_OK;
     return fork_slow(F_KIND_VOID_, (void (*)(void))fn, NULL, i, j, arg);
 }
@@ -523,7 +523,7 @@ int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
 {
     if (seq == NULL)
         return fi_self == NULL && fi_check_main_between_runs() < 0 ? F_ESTATE : F_EINVAL;
-    if (f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg))
+    if (f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg) == F_PUSHED_)
         return F_OK;
     return fork_slow(F_KIND_VOID_, (void (*)(void))fn, seq, i, j, arg);
 }
@@ -564,7 +564,7 @@ static f_value sync_slow(long kind)
 #define FI_TYPED(T, name, KIND, member)                                                        \
     int(f_fork_##name)(f_##name##_func fn, long i, long j, void *arg)                          \
     {                                                                                          \
-        if (f_push_(KIND, (void (*)(void))fn, i, j, arg))                                      \
+        if (f_push_(KIND, (void (*)(void))fn, i, j, arg) == F_PUSHED_)                         \
             return F_OK;                                                                       \
         return fork_slow(KIND, (void (*)(void))fn, NULL, i, j, arg);                           \
     }                                                                                          \
