@@ -89,6 +89,8 @@ static int episode_over(void *ctx)
  * kind may create the other. */
 void fi_episode_drain(struct fi_server *me)
 {
+    if (!fi_has_queued_work(me))
+        return;
     do
         fi_rtc_drain(me);
     while (fi_forkjoin_drain(me));

@@ -141,6 +141,16 @@ struct fi_lib {
 
 extern FI_HIDDEN struct fi_lib fi_lib;
 
+/* Has the server filaments of its own waiting: RTC (pinned, F_ANY, inbox)
+ * or fork/join?  Loads only, so that a barrier episode, where the answer is
+ * usually no, skips the drains' calls and loops. */
+static inline int fi_has_queued_work(const struct fi_server *me)
+{
+    return !fi_queue_empty_now(&me->pinned) || !fi_queue_empty_now(&me->any) ||
+           AO_load(&me->inbox.count) != 0 || fi_bottom(&me->deque) > 0 ||
+           me->deque.npruned > 0;
+}
+
 /* The server has work in hand for the first time in this run: its own, or
  * taken from another server.  One fewer for f_fork_seq to wait for. */
 static inline void fi_count_at_work(struct fi_server *me)

@@ -38,6 +38,17 @@ FI_HIDDEN size_t fi_queue_claim(struct fi_queue *q, size_t max, struct fi_desc *
 FI_HIDDEN int fi_queue_nonempty(const struct fi_queue *q);
 FI_HIDDEN size_t fi_queue_length(const struct fi_queue *q);
 
+/* Is q empty now?  Its oldest chunk is taken up to its tail and is not full,
+ * and a pusher goes on to a next chunk only from a full one.  A snapshot, as
+ * fi_queue_nonempty, in three loads instead of a call and a walk: false may
+ * also mean a used-up full chunk with nothing behind it. */
+static inline int fi_queue_empty_now(const struct fi_queue *q)
+{
+    const struct fi_chunk *c = (const struct fi_chunk *)AO_load_acquire(&q->first);
+    AO_t t = AO_load(&c->tail);
+    return AO_load(&c->head) == t && t < c->cap;
+}
+
 /* Publish d at the tail: F_OK or F_ENOMEM.  Pusher only. */
 static inline FI_MUST_CHECK int fi_queue_push(struct fi_queue *q, const struct fi_desc *d)
 {

@@ -36,20 +36,13 @@ static int run_posted(void *ctx)
     return AO_load_acquire(&fi_lib.run_gen) != w->gen || AO_load_acquire(&fi_lib.shutdown);
 }
 
-/* Work of the server's own as the run begins: roots, RTC filaments, passes. */
-static int has_own_work(struct fi_server *me)
-{
-    return fi_bottom(&me->deque) > 0 || fi_queue_nonempty(&me->pinned) ||
-           fi_queue_nonempty(&me->any) || fi_phases_count() > 0;
-}
-
 static void run(struct fi_server *me)
 {
     AO_t episode_no = AO_load(&fi_lib.episode_no);
     struct fi_episode e = fi_lib.episode;
     fi_forkjoin_begin_run(me);
     me->at_work = 0;
-    if (has_own_work(me))
+    if (fi_has_queued_work(me) || fi_phases_count() > 0)    /* roots, RTC filaments, passes */
         fi_count_at_work(me);
     while (e.kind != FI_EPISODE_DONE) {
         if (e.kind == FI_EPISODE_PASS)

@@ -350,6 +350,36 @@ START_TEST(test_phase_rtc_created_in_pass)
 }
 END_TEST
 
+/* The same with a queue chunk's worth (the first holds 256, the next 512)
+ * per pass or two: a pass then ends with its server's oldest chunk full and
+ * used up, and the next pass's filaments behind it, in a new chunk, where
+ * the drain must still find them. */
+static void pass_burst_iter(long i, long j, void *arg)
+{
+    struct pass_rtc_job *p = arg;
+    for (long k = 0; k < j; ++k)
+        T_EXPECT(f_rtc_thread(f_my_server(), pass_rtc_leaf, 0, 0, p) == F_OK);
+}
+
+START_TEST(test_phase_rtc_chunks_in_pass)
+{
+    int n = t_start_loop(_i);
+    struct pass_rtc_job p = { .n = n, .k = 12 };
+    atomic_init(&p.rtc, 0);
+    ck_assert_int_ge(f_new_barrier(pass_rtc_seq, &p), 0);
+    for (int s = 0; s < n; ++s) {
+        long burst = 128L << (s % 2);
+        ck_assert_int_eq(f_iterative_thread(s, pass_burst_iter, s, burst, &p), F_OK);
+        p.per_pass += burst;
+    }
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(p.calls, 12);
+    ck_assert_int_eq(p.wrong, 0);
+    ck_assert_int_eq(t_ldl(&p.rtc), 12 * p.per_pass);
+}
+END_TEST
+
 /* RTC filaments from main and phases in one run: all of both. */
 START_TEST(test_phase_with_rtc_from_main)
 {
@@ -894,6 +924,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_phase_null_seq, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_barrier_runs_alone, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_rtc_created_in_pass, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_rtc_chunks_in_pass, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_with_rtc_from_main, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_back_and_forth, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_back_and_forth_rows, 0, T_NCOUNTS);
