@@ -27,12 +27,21 @@ FI_HIDDEN void fi_alloc_fail_reset(long k)
     fi_alloc_fail_at = k;
 }
 
+/*
+ * No object may be larger than PTRDIFF_MAX bytes (pointer differences within
+ * it must be ptrdiff_t): such a request is refused here, with NULL, before an
+ * allocator sees it.  glibc would fail it too, but a sanitizer's allocator
+ * aborts the program instead, unless allocator_may_return_null is set.
+ */
+#define MOST_BYTES ((size_t)PTRDIFF_MAX)
+
+/* size rounded up to whole cache lines (at least one), or 0 if too big. */
 static size_t whole_lines(size_t size)
 {
     size_t line = FI_CACHE_LINE;
     if (size == 0)
         return line;
-    if (size > (size_t)-1 - line)
+    if (size > MOST_BYTES - line)
         return 0;
     return (size + line - 1) / line * line;
 }
@@ -158,7 +167,7 @@ void fi_owned_free_all(void)
 void *fi_per_server_alloc(size_t size, size_t *stride)
 {
     *stride = whole_lines(size);
-    if (*stride == 0 || (size_t)fi_lib.nservers > (size_t)-1 / *stride)
+    if (*stride == 0 || (size_t)fi_lib.nservers > MOST_BYTES / *stride)
         return NULL;
     size_t bytes = *stride * (size_t)fi_lib.nservers;
     char *p = fi_alloc_aligned(bytes);

@@ -280,11 +280,3 @@ void t_assert_library_works(void)
     ck_assert(f_reduction_value(w.sum) == 3 * sum_per_pass);
     f_free_reduction(w.sum);
 }
-
-/* Under a sanitizer, a request no memory can hold must return NULL, as the
- * library's F_ENOMEM paths expect, instead of aborting the test.  The
- * runtimes call these hooks when they are linked in; otherwise unused. */
-const char *__asan_default_options(void);
-const char *__tsan_default_options(void);
-const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
-const char *__tsan_default_options(void) { return "allocator_may_return_null=1"; }
