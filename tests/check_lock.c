@@ -179,12 +179,14 @@ static void rule_child(long i, long j, void *arg)
 }
 
 /* A filament that joins while it holds a lock is refused, every time, and
- * its children wait; once it lets go, the same join works. */
+ * its children wait; once it lets go, the same join works.  The lock is
+ * taken before the fork: a thief may run the child at once, and it must
+ * find the lock held. */
 static void rule_parent(long i, long j, void *arg)
 {
     struct rule *r = arg;
-    T_EXPECT(f_fork(rule_child, 0, 0, r) == F_OK);
     f_lock(&r->lock);
+    T_EXPECT(f_fork(rule_child, 0, 0, r) == F_OK);
     T_EXPECT(f_join() == F_ESTATE);
     T_EXPECT(f_join() == F_ESTATE);
     T_EXPECT(atomic_load(&r->child_ran) == 0);    /* it needs the lock */
