@@ -863,6 +863,30 @@ START_TEST(test_forkjoin_chain_deep)
 }
 END_TEST
 
+/* f_get_stats(3): every fork counts, typed and untyped, and so does a root
+ * forked by the main thread, from its creation, on the server it goes to.
+ * With pruning off, every fork is also a filament run. */
+START_TEST(test_forkjoin_stats_count_every_fork)
+{
+    FJ_START(_i);
+    f_set_prune(0);
+    long r = -1, t = -1;
+    struct f_stats st;
+    ck_assert_int_eq(f_fork(chain, 50, 0, &r), F_OK);
+    ck_assert_int_eq(f_fork(chain_long_root, 30, 0, &t), F_OK);
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_eq(st.forks, 2);    /* the roots, not run yet */
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(r, 50);
+    ck_assert_int_eq(t, 30);
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_eq(st.forks, 2 + 50 + 30);
+    ck_assert_uint_eq(st.pruned_forks, 0);
+    ck_assert_uint_eq(st.filaments_run, 2 + 50 + 30);
+    f_set_prune(F_PRUNE_AUTO);
+}
+END_TEST
+
 /* More children than the deque holds: the forks past the cap are calls. */
 #define WIDE ((long)(FI_DEQUE_SLOTS + FI_DEQUE_SLOTS / 2))
 static atomic_uchar wide_ran[WIDE];
@@ -1446,6 +1470,7 @@ Suite *make_suite(void)
 
     TCase *core = fj_tcase(s, "core");
     FJ_ADD(core, test_forkjoin_fib_root, 0, 16);
+    FJ_ADD(core, test_forkjoin_stats_count_every_fork, 0, 16);
     FJ_ADD(core, test_forkjoin_sum_root, 0, 16);
     FJ_ADD(core, test_forkjoin_library_functions, 0, 16);
     FJ_ADD(core, test_forkjoin_in_rtc, 0, 16);
