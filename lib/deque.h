@@ -68,6 +68,13 @@ static inline size_t fi_base(const struct fi_deque *d)
     return fi_slot_index(d, d->own.base_);
 }
 
+/* Does the deque hold fork/join work: slots, or pruned typed results kept
+ * aside?  Owner only. */
+static inline int fi_deque_holds_work(const struct fi_deque *d)
+{
+    return fi_bottom(d) > 0 || d->npruned > 0;
+}
+
 #define FI_TS(top, split) (((AO_t)(top) << 32) | (AO_t)(split))
 #define FI_TS_TOP(ts) ((size_t)((ts) >> 32))
 #define FI_TS_SPLIT(ts) ((size_t)((ts)&0xffffffffu))

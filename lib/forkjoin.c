@@ -328,7 +328,7 @@ static void join_untyped(struct fi_server *me, size_t base)
 int fi_forkjoin_drain(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
-    if (fi_bottom(d) == 0 && d->npruned == 0)
+    if (!fi_deque_holds_work(d))
         return 0;
     join_to(me, 0);
     d->npruned = 0;    /* typed forks never synced (a program's error) */

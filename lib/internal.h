@@ -147,8 +147,7 @@ extern FI_HIDDEN struct fi_lib fi_lib;
 static inline int fi_has_queued_work(const struct fi_server *me)
 {
     return !fi_queue_empty_now(&me->pinned) || !fi_queue_empty_now(&me->any) ||
-           AO_load(&me->inbox.count) != 0 || fi_bottom(&me->deque) > 0 ||
-           me->deque.npruned > 0;
+           AO_load(&me->inbox.count) != 0 || fi_deque_holds_work(&me->deque);
 }
 
 /* The server has work in hand for the first time in this run: its own, or
