@@ -201,32 +201,48 @@ F_API int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg);
  * Value-returning forks, for the finest grain: the child's result comes
  * back from the matching sync, as from a call.  Syncs match forks in
  * reverse order (the most recent fork first) and name the function that
- * their fork named, as Wool's and Lace's SYNC do, e.g.
- *     f_fork_long(fib, n - 1, 0, NULL);
- *     long b = fib(n - 2, 0, NULL);
- *     return f_sync_long(fib) + b;
- * Naming it lets an unstolen child be a direct call, which the compiler
- * may inline as in the sequential program; a sync that names another
- * function still returns its fork's result, through the library.
- * A fork that returns an error forked nothing: do not sync for it.
+ * their fork named, as Wool's and Lace's SYNC do.  A typed function takes
+ * its frame, its place in the server's deque, first, and passes it on to
+ * the typed functions it calls; a fork moves the frame past its child, the
+ * sync back:
+ *     static long fib(f_frame fr, long n, long unused, void *arg)
+ *     {
+ *         if (n < 2)
+ *             return n;
+ *         if (f_fork_long(&fr, fib, n - 1, 0, NULL) < 0)   (forked nothing)
+ *             return fib(fr, n - 1, 0, NULL) + fib(fr, n - 2, 0, NULL);
+ *         long b = fib(fr, n - 2, 0, NULL);
+ *         return f_sync_long(&fr, fib) + b;
+ *     }
+ * Naming the function lets an unstolen child be a direct call, which the
+ * compiler may inline as in the sequential program; a sync that names
+ * another function still returns its fork's result, through the library.
+ * The frame, kept in a register, is where the next fork writes, so that a
+ * fork does not wait for the previous one's store of the deque's bottom
+ * (Lace passes its deque head so).  Untyped code that calls a typed
+ * function passes f_frame_here().  A frame that is out of date (untyped
+ * children were forked or joined since) is correct too: the fork or sync
+ * goes through the library, which sets it right.
  */
-typedef long (*f_long_func)(long i, long j, void *arg);
-typedef double (*f_double_func)(long i, long j, void *arg);
-typedef void *(*f_ptr_func)(long i, long j, void *arg);
+typedef struct f_task_ *f_frame;
+typedef long (*f_long_func)(f_frame fr, long i, long j, void *arg);
+typedef double (*f_double_func)(f_frame fr, long i, long j, void *arg);
+typedef void *(*f_ptr_func)(f_frame fr, long i, long j, void *arg);
 
-F_API int f_fork_long(f_long_func fn, long i, long j, void *arg);
-F_API long f_sync_long(f_long_func fn);
-F_API int f_fork_double(f_double_func fn, long i, long j, void *arg);
-F_API double f_sync_double(f_double_func fn);
-F_API int f_fork_ptr(f_ptr_func fn, long i, long j, void *arg);
-F_API void *f_sync_ptr(f_ptr_func fn);
+F_API int f_fork_long(f_frame *fr, f_long_func fn, long i, long j, void *arg);
+F_API long f_sync_long(f_frame *fr, f_long_func fn);
+F_API int f_fork_double(f_frame *fr, f_double_func fn, long i, long j, void *arg);
+F_API double f_sync_double(f_frame *fr, f_double_func fn);
+F_API int f_fork_ptr(f_frame *fr, f_ptr_func fn, long i, long j, void *arg);
+F_API void *f_sync_ptr(f_frame *fr, f_ptr_func fn);
+F_API f_frame f_frame_here(void);
 
 /*
  * The fork/join fast paths, inline (as getc is): a fork writes a slot of
  * the calling server's deque, a join or sync pops one and calls it.  What
- * they cannot decide they leave to the functions of the same names.  The
- * types and variables below are the library's private state: programs use
- * them only through these inlines, and they change with the soname.
+ * they cannot decide they leave to the library.  The types and variables
+ * below are the library's private state: programs use them only through
+ * these inlines, and they change with the soname.
  */
 /* What a slot holds: a filament of each kind, or a pruned typed fork's result. */
 enum { F_KIND_VOID_, F_KIND_LONG_, F_KIND_DOUBLE_, F_KIND_PTR_, F_KIND_DONE_ };
@@ -268,17 +284,17 @@ extern F_API _Thread_local struct f_deque_ *f_deque_;
 #define F_LOAD_LIMIT_(d) (*(struct f_task_ *volatile *)&(d)->limit_)
 #endif
 
-/* Where a fork goes: a slot pushed below the limit (F_PUSHED_), a call
- * where the library prunes, with the child's own children beginning at the
- * bottom (F_CALL_: the limit stands and the bottom is at prune_ or past
- * it), or to the library (F_ASK_).  The limit, which a thief may zero at
- * any time, is read once. */
+/* Where a fork at slot t (the bottom) goes: a slot pushed below the limit
+ * (F_PUSHED_), a call where the library prunes, with the child's own
+ * children beginning at the bottom (F_CALL_: the limit stands and the
+ * bottom is at prune_ or past it), or to the library (F_ASK_).  The limit,
+ * which a thief may zero at any time, is read once. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
-static inline int f_push_(long kind, void (*fn)(void), long i, long j, void *arg)
+static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, long kind, void (*fn)(void),
+                          long i, long j, void *arg)
 {
-    struct f_deque_ *d = f_deque_;
-    struct f_task_ *t = d->bottom_, *limit = F_LOAD_LIMIT_(d);
+    struct f_task_ *limit = F_LOAD_LIMIT_(d);
     if (fn == (void (*)(void))0)
         return F_ASK_;
     if (F_LIKELY_(t < limit)) {
@@ -299,11 +315,11 @@ static inline int f_push_(long kind, void (*fn)(void), long i, long j, void *arg
  * stays on top, for its parent's join. */
 static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 {
-    int way = f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg);
+    struct f_deque_ *d = f_deque_;
+    int way = f_push_(d, d->bottom_, F_KIND_VOID_, (void (*)(void))fn, i, j, arg);
     if (F_LIKELY_(way == F_PUSHED_))
         return 0;
     if (way == F_CALL_) {
-        struct f_deque_ *d = f_deque_;
         struct f_task_ *base = d->base_;
         d->pruned_++;
         d->base_ = d->bottom_;
@@ -337,35 +353,51 @@ static inline int f_join_inline_(void)
 }
 #define f_join() f_join_inline_()
 
-/* A pruned typed child that did not join or sync all it forked: the
- * library joins that, then keeps r for the sync (forkjoin.c). */
+/* The library's typed fork and sync, for what the inlines cannot decide;
+ * the caller then takes the bottom as its frame.  A pruned typed child that
+ * did not join or sync all it forked: the library joins that, then keeps r
+ * for the sync (forkjoin.c). */
+F_API int f_fork_typed_(long kind, void (*fn)(void), long i, long j, void *arg);
+F_API f_value f_sync_typed_(long kind);
 F_API void f_keep_result_(struct f_task_ *slot, f_value r);
 
-/* Typed forks: push; where the library prunes, call now and keep the
- * result in a slot of kind F_KIND_DONE_ for the sync.  A sync pops the
- * newest slot of the calling filament (none below its base_): a child of
- * the named function is called directly, and the untyped children it
- * leaves unjoined are joined before its result is returned; a kept result
- * is returned; the rest goes to the library. */
+static inline f_frame f_frame_here_inline_(void)
+{
+    return f_deque_->bottom_;
+}
+#define f_frame_here() f_frame_here_inline_()
+
+/* Typed forks: push at the frame, if it is the bottom; where the library
+ * prunes, call now, as a filament of its own, and keep the result in a
+ * slot of kind F_KIND_DONE_ for the sync.  A sync pops the slot under the
+ * frame, if that is the bottom and above the calling filament's base_: a
+ * child of the named function is called directly, as a plain call with
+ * nothing after it (the caller's base_; its leftovers for the caller's
+ * next sync or join), so that the compiler can make the recursion a loop;
+ * a kept result is returned; the rest goes to the library. */
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
-    static inline int f_fork_##name##_inline_(f_##name##_func fn, long i, long j, void *arg)    \
+    static inline int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn, long i, long j, \
+                                              void *arg)                                       \
     {                                                                                          \
-        int way = f_push_(KIND, (void (*)(void))fn, i, j, arg);                                \
-        struct f_deque_ *d;                                                                    \
-        if (F_LIKELY_(way == F_PUSHED_))                                                       \
+        struct f_deque_ *d = f_deque_;                                                         \
+        struct f_task_ *t = *fr;                                                               \
+        int way = t == d->bottom_ ? f_push_(d, t, KIND, (void (*)(void))fn, i, j, arg) : F_ASK_; \
+        if (F_LIKELY_(way == F_PUSHED_)) {                                                     \
+            *fr = t + 1;                                                                       \
             return 0;                                                                          \
-        d = f_deque_;                                                                          \
-        if (way == F_CALL_ && d->bottom_ < d->end_) {                                          \
-            struct f_task_ *base = d->base_, *t = d->bottom_;                                  \
+        }                                                                                      \
+        if (way == F_CALL_ && t < d->end_) {                                                   \
+            struct f_task_ *base = d->base_;                                                   \
             T r;                                                                               \
             d->base_ = t;                                                                      \
-            r = fn(i, j, arg);                                                                 \
+            r = fn(t, i, j, arg);                                                              \
             d->base_ = base;                                                                   \
             if (F_LIKELY_(d->bottom_ == t)) {                                                  \
                 t->kind_ = F_KIND_DONE_;                                                       \
                 t->result_.member = r;                                                         \
                 d->bottom_ = t + 1;                                                            \
                 d->pruned_++;                                                                  \
+                *fr = t + 1;                                                                   \
                 return 0;                                                                      \
             }                                                                                  \
             {                                                                                  \
@@ -373,42 +405,44 @@ F_API void f_keep_result_(struct f_task_ *slot, f_value r);
                 v.member = r;                                                                  \
                 f_keep_result_(t, v);                                                          \
             }                                                                                  \
+            *fr = d->bottom_;                                                                  \
             return 0;                                                                          \
         }                                                                                      \
-        return (f_fork_##name)(fn, i, j, arg);                                                 \
+        way = f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                              \
+        *fr = f_deque_->bottom_;                                                               \
+        return way;                                                                            \
     }                                                                                          \
-    static inline T f_sync_##name##_inline_(f_##name##_func fn)                                \
+    static inline T f_sync_##name##_inline_(f_frame *fr, f_##name##_func fn)                   \
     {                                                                                          \
         struct f_deque_ *d = f_deque_;                                                         \
-        struct f_task_ *base = d->base_, *t = d->bottom_;                                      \
-        if (F_LIKELY_(t > base && --t >= d->floor_)) {                                         \
+        struct f_task_ *base = d->base_, *t = *fr;                                             \
+        T r;                                                                                   \
+        if (F_LIKELY_(t == d->bottom_ && t > base && --t >= d->floor_)) {                      \
             if (F_LIKELY_(t->fn_ == (void (*)(void))fn && t->kind_ == KIND)) {                 \
-                T r;                                                                           \
                 d->bottom_ = t;                                                                \
-                d->base_ = t;                                                                  \
-                r = fn(t->i_, t->j_, t->arg_);                                                 \
-                if (!F_LIKELY_(d->bottom_ == t))                                               \
-                    (f_join)();    /* what the child left unjoined, before its result */       \
-                d->base_ = base;                                                               \
-                return r;                                                                      \
+                *fr = t;                                                                       \
+                return fn(t, t->i_, t->j_, t->arg_);                                           \
             }                                                                                  \
             if (t->kind_ == F_KIND_DONE_) {                                                    \
                 d->bottom_ = t;                                                                \
+                *fr = t;                                                                       \
                 return t->result_.member;                                                      \
             }                                                                                  \
         }                                                                                      \
-        return (f_sync_##name)(fn);                                                            \
+        r = f_sync_typed_(KIND).member;                                                        \
+        *fr = f_deque_->bottom_;                                                               \
+        return r;                                                                              \
     }
 F_TYPED_FORK_(long, long, F_KIND_LONG_, l)
 F_TYPED_FORK_(double, double, F_KIND_DOUBLE_, d)
 F_TYPED_FORK_(void *, ptr, F_KIND_PTR_, p)
 #undef F_TYPED_FORK_
-#define f_fork_long(fn, i, j, arg) f_fork_long_inline_((fn), (i), (j), (arg))
-#define f_sync_long(fn) f_sync_long_inline_((fn))
-#define f_fork_double(fn, i, j, arg) f_fork_double_inline_((fn), (i), (j), (arg))
-#define f_sync_double(fn) f_sync_double_inline_((fn))
-#define f_fork_ptr(fn, i, j, arg) f_fork_ptr_inline_((fn), (i), (j), (arg))
-#define f_sync_ptr(fn) f_sync_ptr_inline_((fn))
+#define f_fork_long(fr, fn, i, j, arg) f_fork_long_inline_((fr), (fn), (i), (j), (arg))
+#define f_sync_long(fr, fn) f_sync_long_inline_((fr), (fn))
+#define f_fork_double(fr, fn, i, j, arg) f_fork_double_inline_((fr), (fn), (i), (j), (arg))
+#define f_sync_double(fr, fn) f_sync_double_inline_((fr), (fn))
+#define f_fork_ptr(fr, fn, i, j, arg) f_fork_ptr_inline_((fr), (fn), (i), (j), (arg))
+#define f_sync_ptr(fr, fn) f_sync_ptr_inline_((fr), (fn))
 
 /* ------------------------------------------------------------ reductions */
 

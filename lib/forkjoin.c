@@ -16,9 +16,11 @@
  * A typed fork's slot is popped by its sync, in reverse order of forking.
  * An untyped join joins every untyped child of the calling filament, also
  * those under a typed slot, and leaves the typed slots, in order, for the
- * syncs to come (join_untyped).  Every child, typed or not, runs as a
+ * syncs to come (join_untyped).  Every child that the library runs is a
  * filament of its own: its children begin at `base`, the bottom as it
- * found it, and its joins and syncs never reach below that.
+ * found it, and its joins and syncs never reach below that.  A typed child
+ * that its sync calls inline is a plain call within its caller's filament
+ * (design.md, "Whose slots").
  *
  * Pruning: with F_PRUNE_AUTO a fork is a plain call while the server holds
  * FI_PRUNE_DEPTH private children already and no thief has asked for work;
@@ -113,7 +115,7 @@ void fi_forkjoin_bounds(struct fi_deque *d)
                                 AO_load(&d->splitreq) ? 0 : (AO_t)(d->own.slot_ + limit)));
 
     /* Pruned typed results lie above every slot (they are made only in a
-     * full deque): while there are any, every pop goes through sync_slow or
+     * full deque): while there are any, every pop goes through f_sync_typed_ or
      * join_untyped, which see them; and while the thread holds a lock
      * (--enable-debug), every pop goes to the library, which refuses f_join. */
     d->own.floor_ = d->own.slot_ + (d->npruned > 0 || fi_locks_held() ? d->cap : d->split);
@@ -149,9 +151,9 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
     struct f_task_ *saved = o->base_;
     o->base_ = o->bottom_;
     switch (kind) {
-    case F_KIND_LONG_: r.l = ((f_long_func)t->fn_)(t->i_, t->j_, t->arg_); break;
-    case F_KIND_DOUBLE_: r.d = ((f_double_func)t->fn_)(t->i_, t->j_, t->arg_); break;
-    case F_KIND_PTR_: r.p = ((f_ptr_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    case F_KIND_LONG_: r.l = ((f_long_func)t->fn_)(o->base_, t->i_, t->j_, t->arg_); break;
+    case F_KIND_DOUBLE_: r.d = ((f_double_func)t->fn_)(o->base_, t->i_, t->j_, t->arg_); break;
+    case F_KIND_PTR_: r.p = ((f_ptr_func)t->fn_)(o->base_, t->i_, t->j_, t->arg_); break;
     default: ((f_func)t->fn_)(t->i_, t->j_, t->arg_); break;
     }
     if (o->bottom_ != o->base_)
@@ -512,20 +514,25 @@ void f_keep_result_(struct f_task_ *slot, f_value r)
     fi_forkjoin_bounds(d);
 }
 
+/* A fork with no inline fast path before it: push, or the slow path. */
+static int fork_any(long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
+{
+    struct f_deque_ *d = f_deque_;
+    if (f_push_(d, d->bottom_, kind, fn, i, j, arg) == F_PUSHED_)
+        return F_OK;
+    return fork_slow(kind, fn, seq, i, j, arg);
+}
+
 int (f_fork)(f_func fn, long i, long j, void *arg)
 {
-    if (f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg) == F_PUSHED_)
-        return F_OK;
-    return fork_slow(F_KIND_VOID_, (void (*)(void))fn, NULL, i, j, arg);
+    return fork_any(F_KIND_VOID_, (void (*)(void))fn, NULL, i, j, arg);
 }
 
 int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
 {
     if (seq == NULL)
         return fi_self == NULL && fi_check_main_between_runs() < 0 ? F_ESTATE : F_EINVAL;
-    if (f_push_(F_KIND_VOID_, (void (*)(void))fn, i, j, arg) == F_PUSHED_)
-        return F_OK;
-    return fork_slow(F_KIND_VOID_, (void (*)(void))fn, seq, i, j, arg);
+    return fork_any(F_KIND_VOID_, (void (*)(void))fn, seq, i, j, arg);
 }
 
 /*
@@ -535,7 +542,7 @@ int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
  * children count: its slots from base up, its pruned results; with none,
  * its parent's typed child stays for the parent's sync.
  */
-static f_value sync_slow(long kind)
+f_value f_sync_typed_(long kind)
 {
     f_value none = { 0 };
     struct fi_server *me = fi_self;
@@ -561,17 +568,26 @@ static f_value sync_slow(long kind)
     }
 }
 
-#define FI_TYPED(T, name, KIND, member)                                                        \
-    int(f_fork_##name)(f_##name##_func fn, long i, long j, void *arg)                          \
+int f_fork_typed_(long kind, void (*fn)(void), long i, long j, void *arg)
+{
+    return fork_any(kind, fn, NULL, i, j, arg);
+}
+
+f_frame(f_frame_here)(void)
+{
+    return f_frame_here();
+}
+
+/* The typed calls out of line: the inlines (filaments.h). */
+#define FI_TYPED(T, name)                                                                      \
+    int(f_fork_##name)(f_frame * fr, f_##name##_func fn, long i, long j, void *arg)            \
     {                                                                                          \
-        if (f_push_(KIND, (void (*)(void))fn, i, j, arg) == F_PUSHED_)                         \
-            return F_OK;                                                                       \
-        return fork_slow(KIND, (void (*)(void))fn, NULL, i, j, arg);                           \
+        return f_fork_##name(fr, fn, i, j, arg);                                               \
     }                                                                                          \
-    T(f_sync_##name)(f_##name##_func fn)                                                       \
+    T(f_sync_##name)(f_frame * fr, f_##name##_func fn)                                         \
     {                                                                                          \
-        return sync_slow(KIND).member;                                                         \
+        return f_sync_##name(fr, fn);                                                          \
     }
-FI_TYPED(long, long, F_KIND_LONG_, l)
-FI_TYPED(double, double, F_KIND_DOUBLE_, d)
-FI_TYPED(void *, ptr, F_KIND_PTR_, p)
+FI_TYPED(long, long)
+FI_TYPED(double, double)
+FI_TYPED(void *, ptr)

@@ -200,53 +200,65 @@ START_TEST(test_deque_auto_prune_steps)
 }
 END_TEST
 
-/* A typed child runs as a filament of its own: its children begin at the
- * bottom of the deque as it finds it, so its join pops its own children
- * and none of its parent's.  (An untyped child is run that way by
- * fi_task_run and the inline join; see design.md, "base".) */
-static atomic_int parent_child_ran;
+/* A typed child that its sync calls runs as a call would, as part of the
+ * filament that synced it (f_fork(3)): its children begin at its frame,
+ * the bottom as it finds it; its join pops its own children and may run
+ * its callers' untyped children too, never those below the filament that
+ * the library started; each child runs once.  (An untyped child runs as a
+ * filament of its own: fi_task_run and the inline join; see design.md,
+ * "base".) */
+static atomic_int parent_child_ran, own_child_ran;
 
 static void parent_child(long unused, long unused2, void *unused3)
 {
     atomic_fetch_add(&parent_child_ran, 1);
 }
 
-static long typed_child(long unused, long unused2, void *out)
+static void own_child(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&own_child_ran, 1);
+}
+
+static long typed_child(f_frame fr, long unused, long unused2, void *out)
 {
     struct fi_deque *d = my_deque();
     long *seen = out;
     size_t bottom = fi_bottom(d);
-    seen[0] = (long)fi_base(d) - (long)bottom;    /* 0: its children begin here */
-    FJ_REQUIRE(f_fork(note, 0, 0, NULL) == F_OK);
+    seen[0] = fr == d->own.bottom_;             /* 1: its frame is the bottom */
+    FJ_REQUIRE(f_fork(own_child, 0, 0, NULL) == F_OK);
     FJ_REQUIRE(f_join() == F_OK);
-    seen[1] = (long)fi_bottom(d) - (long)bottom;  /* 0: the join stopped at its own base */
-    seen[2] = atomic_load(&parent_child_ran);   /* 0: the parent's child is not its own */
+    seen[1] = atomic_load(&own_child_ran);      /* 1: its join ran its own child */
+    seen[2] = fi_bottom(d) <= bottom && fi_bottom(d) >= fi_base(d);
     return 9;
 }
 
 static void typed_base_parent(long unused, long unused2, void *out)
 {
+    long *seen = out;
+    f_frame fr = f_frame_here();
     FJ_REQUIRE(f_fork(parent_child, 0, 0, NULL) == F_OK);
-    FJ_REQUIRE(f_fork_long(typed_child, 0, 0, out) == F_OK);
-    FJ_REQUIRE(f_sync_long(typed_child) == 9);
+    FJ_REQUIRE(f_fork_long(&fr, typed_child, 0, 0, out) == F_OK);
+    FJ_REQUIRE(f_sync_long(&fr, typed_child) == 9);
     FJ_REQUIRE(f_join() == F_OK);
-    FJ_REQUIRE(atomic_load(&parent_child_ran) == 1);
+    seen[3] = atomic_load(&parent_child_ran);   /* 1: once, by one join or the other */
 }
 
 START_TEST(test_deque_typed_child_base)
 {
     FJ_START(_i);
     f_set_prune(0);
-    long seen[3] = { -1, -1, -1 };
+    atomic_store(&parent_child_ran, 0);
+    atomic_store(&own_child_ran, 0);
+    long seen[4] = { -1, -1, -1, -1 };
     ck_assert_int_eq(f_fork(typed_base_parent, 0, 0, seen), F_OK);
     ck_assert_int_eq(fj_parallel(), F_OK);
     deques_clean();
-    ck_assert_msg(seen[0] == 0 && seen[1] == 0,
-                  "a typed child runs with its parent's base: base - bottom = %ld at its start, "
-                  "its join left bottom %+ld from where it began",
-                  seen[0], seen[1]);
-    ck_assert_msg(seen[2] == 0 || f_num_servers() > 1,
-                  "a typed child's f_join ran its parent's untyped child");
+    ck_assert_msg(seen[0] == 1 || f_num_servers() > 1,
+                  "a typed child's frame was not the bottom of the deque");
+    ck_assert_msg(seen[1] == 1 && seen[2] == 1 && seen[3] == 1,
+                  "a typed child's join: own child ran %ld time(s) (1), bottom within its "
+                  "filament's %ld (1), parent's child ran %ld time(s) (1)",
+                  seen[1], seen[2], seen[3]);
 }
 END_TEST
 
@@ -356,7 +368,7 @@ static void lead(struct forced *f)
         FJ_REQUIRE(atomic_load(&f->gcount[k]) == 1);
 }
 
-static long forced_kid_long(long k, long unused, void *arg)
+static long forced_kid_long(f_frame fr, long k, long unused, void *arg)
 {
     struct forced *f = arg;
     if (f_my_server() != f->parent_server)
@@ -367,24 +379,26 @@ static long forced_kid_long(long k, long unused, void *arg)
 
 static void forced_kid(long k, long unused, void *arg)
 {
+    f_frame fr = f_frame_here();
     struct forced *f = arg;
     if (f_my_server() != f->parent_server) {
         atomic_store(&f->stolen, 1);
         if (atomic_exchange(&f->leader, 1) == 0)
             lead(f);
     }
-    f->result[k] = forced_kid_long(k, 0, arg);
+    f->result[k] = forced_kid_long(fr, k, 0, arg);
 }
 
 static void forced_root(long typed, long unused, void *unused2)
 {
+    f_frame fr = f_frame_here();
     struct forced f;
     memset(&f, 0, sizeof f);
     f.parent_server = f_my_server();
     for (long k = 0; k < KIDS; ++k) {
         fi_steal_request(fi_self);
         if (typed)
-            FJ_REQUIRE(f_fork_long(forced_kid_long, k, 0, &f) == F_OK);
+            FJ_REQUIRE(f_fork_long(&fr, forced_kid_long, k, 0, &f) == F_OK);
         else
             FJ_REQUIRE(f_fork(forced_kid, k, 0, &f) == F_OK);
     }
@@ -393,7 +407,7 @@ static void forced_root(long typed, long unused, void *unused2)
         await(&f.stolen);
     if (typed) {
         for (long k = KIDS - 1; k >= 0; --k) {
-            long v = f_sync_long(forced_kid_long);
+            long v = f_sync_long(&fr, forced_kid_long);
             FJ_REQUIRE(v == 3 * k + 1);
         }
     } else {
@@ -424,7 +438,7 @@ static atomic_long tree_leaves;
 
 static void tree(long depth, long typed, void *out);
 
-static long tree_long(long depth, long typed, void *unused)
+static long tree_long(f_frame fr, long depth, long typed, void *unused)
 {
     long r;
     tree(depth, typed, &r);
@@ -435,6 +449,7 @@ static long tree_long(long depth, long typed, void *unused)
  * after the join the calling filament has no untyped child left. */
 static void tree(long depth, long typed, void *out)
 {
+    f_frame fr = f_frame_here();
     owner_invariants();
     if (depth == 0) {
         atomic_fetch_add(&tree_leaves, 1);
@@ -445,11 +460,11 @@ static void tree(long depth, long typed, void *out)
     size_t base = fi_base(d);
     long a = 0, b = 0;
     if (typed) {
-        FJ_REQUIRE(f_fork_long(tree_long, depth - 1, typed, NULL) == F_OK);
-        FJ_REQUIRE(f_fork_long(tree_long, depth - 1, typed, NULL) == F_OK);
+        FJ_REQUIRE(f_fork_long(&fr, tree_long, depth - 1, typed, NULL) == F_OK);
+        FJ_REQUIRE(f_fork_long(&fr, tree_long, depth - 1, typed, NULL) == F_OK);
         owner_invariants();
-        b = f_sync_long(tree_long);
-        a = f_sync_long(tree_long);
+        b = f_sync_long(&fr, tree_long);
+        a = f_sync_long(&fr, tree_long);
     } else {
         FJ_REQUIRE(f_fork(tree, depth - 1, typed, &a) == F_OK);
         FJ_REQUIRE(f_fork(tree, depth - 1, typed, &b) == F_OK);
@@ -498,7 +513,7 @@ static void leap_m(long unused, long unused2, void *unused3)
     atomic_fetch_add(&leap.m_ran, 1);
 }
 
-static long leap_t(long unused, long unused2, void *unused3)
+static long leap_t(f_frame fr, long unused, long unused2, void *unused3)
 {
     if (f_my_server() != leap.x_server)
         atomic_store(&leap.t_started, 1);
@@ -508,14 +523,15 @@ static long leap_t(long unused, long unused2, void *unused3)
 
 static void leap_x(long unused, long unused2, void *unused3)
 {
+    f_frame fr = f_frame_here();
     leap.x_server = f_my_server();
     if (leap.x_server != leap.p_server)
         atomic_store(&leap.x_started, 1);
     fi_steal_request(fi_self);
-    FJ_REQUIRE(f_fork_long(leap_t, 0, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long(&fr, leap_t, 0, 0, NULL) == F_OK);
     if (leap.x_server != leap.p_server)
         await(&leap.t_started);
-    FJ_REQUIRE(f_sync_long(leap_t) == 5);
+    FJ_REQUIRE(f_sync_long(&fr, leap_t) == 5);
 }
 
 static void leap_p(long unused, long unused2, void *unused3)
@@ -550,7 +566,7 @@ END_TEST
  * the slot of X, on which P's server, leapfrogging, is waiting: it waits
  * for X inside T, X waits for T, and nothing moves.
  */
-static long leap_t_joins(long unused, long unused2, void *unused3)
+static long leap_t_joins(f_frame fr, long unused, long unused2, void *unused3)
 {
     if (f_my_server() != leap.x_server)
         atomic_store(&leap.t_started, 1);
@@ -561,14 +577,15 @@ static long leap_t_joins(long unused, long unused2, void *unused3)
 
 static void leap_x_joins(long unused, long unused2, void *unused3)
 {
+    f_frame fr = f_frame_here();
     leap.x_server = f_my_server();
     if (leap.x_server != leap.p_server)
         atomic_store(&leap.x_started, 1);
     fi_steal_request(fi_self);
-    FJ_REQUIRE(f_fork_long(leap_t_joins, 0, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long(&fr, leap_t_joins, 0, 0, NULL) == F_OK);
     if (leap.x_server != leap.p_server)
         await(&leap.t_started);
-    FJ_REQUIRE(f_sync_long(leap_t_joins) == 5);
+    FJ_REQUIRE(f_sync_long(&fr, leap_t_joins) == 5);
 }
 
 static void leap_p_joins(long unused, long unused2, void *unused3)

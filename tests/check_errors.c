@@ -31,11 +31,12 @@ static void count_ran(long i, long j, void *arg) { atomic_fetch_add(&ran, 1); }
 static void count_ran_v(const f_value *a) { atomic_fetch_add(&ran, 1); }
 static void range_fn(long i, long jb, long je, void *arg) { atomic_fetch_add(&ran, 1); }
 static int seq_done(void *arg) { return F_DONE; }
-static long long_fn(long i, long j, void *arg) { return i; }
+static long long_fn(f_frame fr, long i, long j, void *arg) { return i; }
 
 /* Every call that needs the library, with good and bad arguments. */
 static void assert_all_estate(void)
 {
+    f_frame fr = f_frame_here();
     struct f_stats st;
     ck_assert_int_eq(f_parallel(), F_ESTATE);
     int servers[] = { 0, 1, F_ANY, -2, 1000, INT_MIN };
@@ -54,7 +55,7 @@ static void assert_all_estate(void)
     ck_assert_int_eq(f_fork(NULL, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_fork_seq(count_ran, count_ran, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_fork_seq(count_ran, NULL, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_fork_long(long_fn, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork_long(&fr, long_fn, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_vfork(count_ran_v, "l", 1L), F_ESTATE);
     ck_assert_int_eq(f_vfork(count_ran_v, "x"), F_ESTATE);
     ck_assert_int_eq(f_join(), F_ESTATE);
@@ -533,8 +534,9 @@ static void bad_forks(void)
 
 static void bad_forks_in_filament(long i, long j, void *arg)
 {
+    f_frame fr = f_frame_here();
     bad_forks();
-    T_EXPECT(f_fork_long(NULL, 0, 0, NULL) == F_EINVAL);
+    T_EXPECT(f_fork_long(&fr, NULL, 0, 0, NULL) == F_EINVAL);
     T_EXPECT(f_join() == F_OK);  /* nothing was forked: nothing to wait for */
 }
 

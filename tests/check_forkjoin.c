@@ -300,16 +300,16 @@ END_TEST
 
 /* ---------------------------------------------------------- typed */
 
-static long misnamed(long unused, long unused2, void *unused3);
+static long misnamed(f_frame fr, long unused, long unused2, void *unused3);
 
 /* misname != 0: every sync names another function than its fork (misnamed). */
-static long fib_long(long n, long misname, void *unused2)
+static long fib_long(f_frame fr, long n, long misname, void *unused2)
 {
     if (n < 2)
         return n;
-    FJ_REQUIRE(f_fork_long(fib_long, n - 1, misname, NULL) == F_OK);
-    long b = fib_long(n - 2, misname, NULL);
-    return (misname ? f_sync_long(misnamed) : f_sync_long(fib_long)) + b;
+    FJ_REQUIRE(f_fork_long(&fr, fib_long, n - 1, misname, NULL) == F_OK);
+    long b = fib_long(fr, n - 2, misname, NULL);
+    return (misname ? f_sync_long(&fr, misnamed) : f_sync_long(&fr, fib_long)) + b;
 }
 
 static double harmonic_seq(long lo, long hi)
@@ -326,14 +326,14 @@ static double harmonic_seq(long lo, long hi)
 }
 
 /* The same sums in the same order as harmonic_seq: bitwise equal. */
-static double harmonic(long lo, long hi, void *unused)
+static double harmonic(f_frame fr, long lo, long hi, void *unused)
 {
     if (hi - lo <= 8)
         return harmonic_seq(lo, hi);
     long mid = lo + (hi - lo) / 2;
-    FJ_REQUIRE(f_fork_double(harmonic, lo, mid, NULL) == F_OK);
-    double b = harmonic(mid, hi, NULL);
-    double a = f_sync_double(harmonic);
+    FJ_REQUIRE(f_fork_double(&fr, harmonic, lo, mid, NULL) == F_OK);
+    double b = harmonic(fr, mid, hi, NULL);
+    double a = f_sync_double(&fr, harmonic);
     return a + b;
 }
 
@@ -350,15 +350,15 @@ static long *argmax_seq(long lo, long hi)
 }
 
 /* Pointer results: the first largest item's address, two forks per level. */
-static void *argmax(long lo, long hi, void *unused)
+static void *argmax(f_frame fr, long lo, long hi, void *unused)
 {
     if (hi - lo == 1)
         return &items[lo];
     long mid = lo + (hi - lo) / 2;
-    FJ_REQUIRE(f_fork_ptr(argmax, lo, mid, NULL) == F_OK);
-    FJ_REQUIRE(f_fork_ptr(argmax, mid, hi, NULL) == F_OK);
-    long *b = f_sync_ptr(argmax);    /* reverse order: the last fork first */
-    long *a = f_sync_ptr(argmax);
+    FJ_REQUIRE(f_fork_ptr(&fr, argmax, lo, mid, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_ptr(&fr, argmax, mid, hi, NULL) == F_OK);
+    long *b = f_sync_ptr(&fr, argmax);    /* reverse order: the last fork first */
+    long *a = f_sync_ptr(&fr, argmax);
     FJ_REQUIRE(a != NULL && b != NULL);
     return *b > *a ? b : a;
 }
@@ -371,9 +371,10 @@ static struct {
 
 static void typed_root(long n, long unused, void *unused2)
 {
-    typed_out.l = fib_long(n, 0, NULL);
-    typed_out.d = harmonic(0, 20000, NULL);
-    typed_out.p = argmax(0, ITEMS, NULL);
+    f_frame fr = f_frame_here();
+    typed_out.l = fib_long(fr, n, 0, NULL);
+    typed_out.d = harmonic(fr, 0, 20000, NULL);
+    typed_out.p = argmax(fr, 0, ITEMS, NULL);
 }
 
 START_TEST(test_forkjoin_typed)
@@ -394,12 +395,12 @@ END_TEST
 /* Typed forks of three types and an untyped one in one filament, synced in
  * reverse: a sync finds an unjoined untyped child above its slot and runs
  * it first.  m(n) = m(n-1) + fib(n-2) + 2n + items[n]. */
-static double half(long n, long unused, void *unused2)
+static double half(f_frame fr, long n, long unused, void *unused2)
 {
     return (double)n * 0.5;
 }
 
-static void *item_at(long n, long unused, void *unused2)
+static void *item_at(f_frame fr, long n, long unused, void *unused2)
 {
     return &items[n % ITEMS];
 }
@@ -409,18 +410,18 @@ static long mixed_seq(long n)
     return n < 2 ? n : mixed_seq(n - 1) + fib_seq(n - 2) + 2 * n + items[n % ITEMS];
 }
 
-static long mixed(long n, long unused, void *unused2)
+static long mixed(f_frame fr, long n, long unused, void *unused2)
 {
     if (n < 2)
         return n;
     long x = -1;
-    FJ_REQUIRE(f_fork_long(mixed, n - 1, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long(&fr, mixed, n - 1, 0, NULL) == F_OK);
     FJ_REQUIRE(f_fork(fib, n - 2, 0, &x) == F_OK);
-    FJ_REQUIRE(f_fork_double(half, n, 0, NULL) == F_OK);
-    FJ_REQUIRE(f_fork_ptr(item_at, n, 0, NULL) == F_OK);
-    long *p = f_sync_ptr(item_at);
-    double d = f_sync_double(half);
-    long m = f_sync_long(mixed);
+    FJ_REQUIRE(f_fork_double(&fr, half, n, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_ptr(&fr, item_at, n, 0, NULL) == F_OK);
+    long *p = f_sync_ptr(&fr, item_at);
+    double d = f_sync_double(&fr, half);
+    long m = f_sync_long(&fr, mixed);
     FJ_REQUIRE(f_join() == F_OK);
     FJ_REQUIRE(x == fib_seq(n - 2));
     FJ_REQUIRE(p == &items[n % ITEMS]);
@@ -429,7 +430,8 @@ static long mixed(long n, long unused, void *unused2)
 
 static void mixed_root(long n, long unused, void *out)
 {
-    *(long *)out = mixed(n, 0, NULL);
+    f_frame fr = f_frame_here();
+    *(long *)out = mixed(fr, n, 0, NULL);
 }
 
 START_TEST(test_forkjoin_typed_mixed)
@@ -453,19 +455,20 @@ static void set_flag(long v, long unused, void *flag)
     *(long *)flag = v;
 }
 
-static long ret(long v, long unused, void *unused2)
+static long ret(f_frame fr, long v, long unused, void *unused2)
 {
     return v;
 }
 
 static void join_under_typed(long unused, long unused2, void *out)
 {
+    f_frame fr = f_frame_here();
     long flag = 0;
     FJ_REQUIRE(f_fork(set_flag, 1, 0, &flag) == F_OK);
-    FJ_REQUIRE(f_fork_long(ret, 42, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long(&fr, ret, 42, 0, NULL) == F_OK);
     FJ_REQUIRE(f_join() == F_OK);
     long seen = flag;
-    long v = f_sync_long(ret);
+    long v = f_sync_long(&fr, ret);
     FJ_REQUIRE(f_join() == F_OK);
     ((long *)out)[0] = seen;
     ((long *)out)[1] = v;
@@ -481,6 +484,43 @@ START_TEST(test_forkjoin_join_under_typed_fork)
     ck_assert_int_eq(out[1], 42);
     ck_assert_msg(out[0] == 1, "f_join returned before the untyped child forked before a "
                                "typed fork had run");
+}
+END_TEST
+
+/* The frame is a hint: where untyped forks made it out of date, or it is
+ * no frame at all, a typed fork or sync goes through the library, which
+ * does it right and sets the frame to the bottom (f_fork(3)). */
+static long stale_frame(f_frame fr, long n, long unused, void *out)
+{
+    long *o = out, u = -1, w = -1;
+    FJ_REQUIRE(f_fork(fib, 10, 0, &u) == F_OK);    /* the frame is now below the bottom */
+    FJ_REQUIRE(f_fork_long(&fr, ret, n, 0, NULL) == F_OK);
+    o[0] = fr == f_frame_here();
+    FJ_REQUIRE(f_fork(fib, 11, 0, &w) == F_OK);    /* above the typed slot */
+    long v = f_sync_long(&fr, ret);
+    o[1] = fr == f_frame_here();
+    f_frame none = NULL;
+    FJ_REQUIRE(f_fork_long(&none, ret, 3, 0, NULL) == F_OK);
+    v += f_sync_long(&none, ret);
+    FJ_REQUIRE(f_join() == F_OK);
+    return v + u + w;
+}
+
+static void stale_frame_root(long n, long unused, void *out)
+{
+    ((long *)out)[2] = stale_frame(f_frame_here(), n, 0, out);
+}
+
+START_TEST(test_forkjoin_stale_frame)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    long out[3] = { -1, -1, -1 };
+    ck_assert_int_eq(f_fork(stale_frame_root, 7, 0, out), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_msg(out[0] == 1 && out[1] == 1, "a fork (%ld) or a sync (%ld) left an out-of-date "
+                                              "frame other than the bottom", out[0], out[1]);
+    ck_assert_int_eq(out[2], 7 + 3 + fib_seq(10) + fib_seq(11));
 }
 END_TEST
 
@@ -597,7 +637,7 @@ static void loose_mark(long group, long k, void *unused)
  * child directly.  The named function never runs. */
 static atomic_int misnamed_calls;
 
-static long misnamed(long unused, long unused2, void *unused3)
+static long misnamed(f_frame fr, long unused, long unused2, void *unused3)
 {
     atomic_fetch_add(&misnamed_calls, 1);
     return -1000;
@@ -605,7 +645,8 @@ static long misnamed(long unused, long unused2, void *unused3)
 
 static void fib_misnamed_root(long n, long unused, void *out)
 {
-    *(long *)out = fib_long(n, 1, NULL);
+    f_frame fr = f_frame_here();
+    *(long *)out = fib_long(fr, n, 1, NULL);
 }
 
 START_TEST(test_forkjoin_sync_names_another_function)
@@ -623,14 +664,17 @@ END_TEST
 
 /* A typed fork that is pruned is a call, and its child may leave untyped
  * children unjoined (here pushed, with pruning turned off inside it): they
- * finish before its result reaches the sync, which gets that result. */
+ * finish by its parent's next join (before its result reaches the sync
+ * where the fork was pruned; where a thief's request made it a slot, the
+ * sync calls the child as a call, and the parent's join runs what it
+ * left), and the sync gets the child's result. */
 static void set_flag_late(long v, long unused, void *flag)
 {
     fj_spin(20000);
     atomic_store((atomic_long *)flag, v);
 }
 
-static long leaves_children(long v, long unused, void *flags)
+static long leaves_children(f_frame fr, long v, long unused, void *flags)
 {
     atomic_long *flag = flags;
     f_set_prune(0);
@@ -642,15 +686,16 @@ static long leaves_children(long v, long unused, void *flags)
 
 static void pruned_typed_parent(long unused, long unused2, void *flags)
 {
+    f_frame fr = f_frame_here();
     atomic_long *flag = flags;
     f_set_prune(1);
     FJ_REQUIRE(f_fork(set_flag_late, 1, 0, &flag[2]) == F_OK);
     FJ_REQUIRE(f_fork(set_flag_late, 1, 0, &flag[3]) == F_OK);
-    FJ_REQUIRE(f_fork_long(leaves_children, 5, 0, flags) == F_OK);    /* pruned, alone */
-    long v = f_sync_long(leaves_children);
+    FJ_REQUIRE(f_fork_long(&fr, leaves_children, 5, 0, flags) == F_OK);    /* pruned, alone */
+    long v = f_sync_long(&fr, leaves_children);
     atomic_store(&flag[4], v);
-    atomic_store(&flag[5], atomic_load(&flag[0]) + atomic_load(&flag[1]));
     FJ_REQUIRE(f_join() == F_OK);
+    atomic_store(&flag[5], atomic_load(&flag[0]) + atomic_load(&flag[1]));
 }
 
 START_TEST(test_forkjoin_pruned_typed_leaves_children)
@@ -663,7 +708,7 @@ START_TEST(test_forkjoin_pruned_typed_leaves_children)
     ck_assert_int_eq(fj_parallel(), F_OK);
     ck_assert_int_eq(atomic_load(&flag[4]), 5);
     ck_assert_msg(atomic_load(&flag[5]) == 2, "a typed child's unjoined children had not "
-                                             "finished when its sync returned");
+                                             "finished when its parent's join returned");
     ck_assert_int_eq(atomic_load(&flag[2]) + atomic_load(&flag[3]), 2);
     struct f_stats st;
     ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
@@ -679,7 +724,7 @@ static void loose_forker(long group, long unused, void *unused2)
         FJ_REQUIRE(f_fork(loose_mark, group, k, NULL) == F_OK);
 }
 
-static long loose_typed(long group, long unused, void *unused2)
+static long loose_typed(f_frame fr, long group, long unused, void *unused2)
 {
     loose_forker(group, 0, NULL);
     return 7;
@@ -687,9 +732,10 @@ static long loose_typed(long group, long unused, void *unused2)
 
 static void loose_root(long unused, long unused2, void *unused3)
 {
+    f_frame fr = f_frame_here();
     FJ_REQUIRE(f_fork(loose_forker, 1, 0, NULL) == F_OK);    /* a child that does not join */
-    FJ_REQUIRE(f_fork_long(loose_typed, 2, 0, NULL) == F_OK);
-    FJ_REQUIRE(f_sync_long(loose_typed) == 7);
+    FJ_REQUIRE(f_fork_long(&fr, loose_typed, 2, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_sync_long(&fr, loose_typed) == 7);
     loose_forker(3, 0, NULL);                                 /* and the root itself */
 }
 
@@ -720,19 +766,20 @@ static void tn_mark(long unused, long unused2, void *unused3)
     atomic_fetch_add(&tn_marks, 1);
 }
 
-static long tn(long depth, long unused, void *unused2)
+static long tn(f_frame fr, long depth, long unused, void *unused2)
 {
     FJ_REQUIRE(f_fork(tn_mark, 0, 0, NULL) == F_OK);
     if (depth == 0)
         return 1;
-    FJ_REQUIRE(f_fork_long(tn, depth - 1, 0, NULL) == F_OK);
-    long b = tn(depth - 1, 0, NULL);
-    return f_sync_long(tn) + b + 1;
+    FJ_REQUIRE(f_fork_long(&fr, tn, depth - 1, 0, NULL) == F_OK);
+    long b = tn(fr, depth - 1, 0, NULL);
+    return f_sync_long(&fr, tn) + b + 1;
 }
 
 static void tn_root(long depth, long unused, void *out)
 {
-    *(long *)out = tn(depth, 0, NULL);
+    f_frame fr = f_frame_here();
+    *(long *)out = tn(fr, depth, 0, NULL);
 }
 
 START_TEST(test_forkjoin_no_join_in_typed_tree)
@@ -837,17 +884,18 @@ static void chain(long n, long unused, void *out)
     *(long *)out = r + 1;
 }
 
-static long chain_long(long n, long unused, void *unused2)
+static long chain_long(f_frame fr, long n, long unused, void *unused2)
 {
     if (n == 0)
         return 0;
-    FJ_REQUIRE(f_fork_long(chain_long, n - 1, 0, NULL) == F_OK);
-    return f_sync_long(chain_long) + 1;
+    FJ_REQUIRE(f_fork_long(&fr, chain_long, n - 1, 0, NULL) == F_OK);
+    return f_sync_long(&fr, chain_long) + 1;
 }
 
 static void chain_long_root(long n, long unused, void *out)
 {
-    *(long *)out = chain_long(n, 0, NULL);
+    f_frame fr = f_frame_here();
+    *(long *)out = chain_long(fr, n, 0, NULL);
 }
 
 START_TEST(test_forkjoin_chain_deep)
@@ -957,13 +1005,14 @@ static void fill_deque(void)
 
 static void full_typed(long join_first, long unused, void *out)
 {
+    f_frame fr = f_frame_here();
     fill_deque();
-    FJ_REQUIRE(f_fork_long(ret, 42, 0, NULL) == F_OK);
-    FJ_REQUIRE(f_fork_double(half, 3, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long(&fr, ret, 42, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_double(&fr, half, 3, 0, NULL) == F_OK);
     if (join_first)
         FJ_REQUIRE(f_join() == F_OK);
-    double d = f_sync_double(half);
-    long l = f_sync_long(ret);
+    double d = f_sync_double(&fr, half);
+    long l = f_sync_long(&fr, ret);
     FJ_REQUIRE(f_join() == F_OK);
     ((double *)out)[0] = d;
     ((double *)out)[1] = (double)l;
@@ -1064,7 +1113,7 @@ static void rnode_seq(long unused, long unused2, void *arg)
 
 static void rnode_run(long unused, long unused2, void *arg);
 
-static long rnode_long(long unused, long unused2, void *arg)
+static long rnode_long(f_frame fr, long unused, long unused2, void *arg)
 {
     rnode_run(0, 0, arg);
     return ((struct rnode *)arg)->value;
@@ -1079,6 +1128,7 @@ enum { R_UNTYPED, R_TYPED, R_SEQ, R_VFORK, R_MIXED, R_MODES };
 
 static void rnode_run(long unused, long unused2, void *arg)
 {
+    f_frame fr = f_frame_here();
     struct rnode *n = arg;
     const struct rtree *t = n->t;
     int f = rfanout(t, n->id, n->depth);
@@ -1102,7 +1152,7 @@ static void rnode_run(long unused, long unused2, void *arg)
         switch (m) {
         case R_UNTYPED: FJ_REQUIRE(f_fork(rnode_run, 0, 0, &c[k]) == F_OK); break;
         case R_TYPED:
-            FJ_REQUIRE(f_fork_long(rnode_long, 0, 0, &c[k]) == F_OK);
+            FJ_REQUIRE(f_fork_long(&fr, rnode_long, 0, 0, &c[k]) == F_OK);
             typed[k] = 1;
             break;
         case R_SEQ: FJ_REQUIRE(f_fork_seq(rnode_run, rnode_seq, 0, 0, &c[k]) == F_OK); break;
@@ -1112,7 +1162,7 @@ static void rnode_run(long unused, long unused2, void *arg)
     /* Typed children in reverse; their values also land in their frames. */
     for (int k = f - 1; k >= 0; --k) {
         if (typed[k]) {
-            long v = f_sync_long(rnode_long);
+            long v = f_sync_long(&fr, rnode_long);
             FJ_REQUIRE(v == c[k].value);
         }
     }
@@ -1214,19 +1264,19 @@ static void counted(long unused, long unused2, void *unused3)
     atomic_fetch_add(&called, 1);
 }
 
-static long counted_long(long unused, long unused2, void *unused3)
+static long counted_long(f_frame fr, long unused, long unused2, void *unused3)
 {
     atomic_fetch_add(&called, 1);
     return 1;
 }
 
-static double counted_double(long unused, long unused2, void *unused3)
+static double counted_double(f_frame fr, long unused, long unused2, void *unused3)
 {
     atomic_fetch_add(&called, 1);
     return 1;
 }
 
-static void *counted_ptr(long unused, long unused2, void *unused3)
+static void *counted_ptr(f_frame fr, long unused, long unused2, void *unused3)
 {
     atomic_fetch_add(&called, 1);
     return &called;
@@ -1240,15 +1290,16 @@ static void counted_v(const f_value *v)
 /* Every fork and join a thread that is not a filament may not make. */
 static void not_a_filament(int state)
 {
+    f_frame fr = f_frame_here();
     ck_assert_int_eq(f_join(), F_ESTATE);
     ck_assert_int_eq((f_join)(), F_ESTATE);
-    ck_assert_int_eq(f_fork_long(counted_long, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_fork_double(counted_double, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_fork_ptr(counted_ptr, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq((f_fork_long)(counted_long, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_sync_long(counted_long), 0);
-    ck_assert(f_sync_double(counted_double) == 0.0);
-    ck_assert_ptr_null(f_sync_ptr(counted_ptr));
+    ck_assert_int_eq(f_fork_long(&fr, counted_long, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork_double(&fr, counted_double, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork_ptr(&fr, counted_ptr, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq((f_fork_long)(&fr, counted_long, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_sync_long(&fr, counted_long), 0);
+    ck_assert(f_sync_double(&fr, counted_double) == 0.0);
+    ck_assert_ptr_null(f_sync_ptr(&fr, counted_ptr));
     if (state == F_ESTATE) {    /* no library, or a run under way: nothing at all */
         ck_assert_int_eq(f_fork(counted, 0, 0, NULL), F_ESTATE);
         ck_assert_int_eq((f_fork)(counted, 0, 0, NULL), F_ESTATE);
@@ -1257,7 +1308,7 @@ static void not_a_filament(int state)
         ck_assert_int_eq(f_fork_seq(counted, NULL, 0, 0, NULL), F_ESTATE);
         ck_assert_int_eq(f_vfork(counted_v, "l", 1L), F_ESTATE);
         ck_assert_int_eq(f_vfork(NULL, "x"), F_ESTATE);
-        ck_assert_int_eq(f_fork_long(NULL, 0, 0, NULL), F_ESTATE);
+        ck_assert_int_eq(f_fork_long(&fr, NULL, 0, 0, NULL), F_ESTATE);
     }
 }
 
@@ -1315,12 +1366,13 @@ static atomic_int filament_errors;
 
 static void errors_in_filament(long unused, long unused2, void *unused3)
 {
+    f_frame fr = f_frame_here();
     EXPECT(f_fork(NULL, 0, 0, NULL) == F_EINVAL);
     EXPECT((f_fork)(NULL, 0, 0, NULL) == F_EINVAL);
-    EXPECT(f_fork_long(NULL, 0, 0, NULL) == F_EINVAL);
-    EXPECT(f_fork_double(NULL, 0, 0, NULL) == F_EINVAL);
-    EXPECT(f_fork_ptr(NULL, 0, 0, NULL) == F_EINVAL);
-    EXPECT((f_fork_ptr)(NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT(f_fork_long(&fr, NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT(f_fork_double(&fr, NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT(f_fork_ptr(&fr, NULL, 0, 0, NULL) == F_EINVAL);
+    EXPECT((f_fork_ptr)(&fr, NULL, 0, 0, NULL) == F_EINVAL);
     EXPECT(f_fork_seq(NULL, counted, 0, 0, NULL) == F_EINVAL);
     EXPECT(f_fork_seq(counted, NULL, 0, 0, NULL) == F_EINVAL);
     EXPECT(f_vfork(NULL, "l", 1L) == F_EINVAL);
@@ -1373,15 +1425,16 @@ END_TEST
 /* A sync with nothing to sync returns 0 and leaves the library usable. */
 static void sync_nothing(long unused, long unused2, void *unused3)
 {
-    EXPECT(f_sync_long(counted_long) == 0);
-    EXPECT(f_sync_double(counted_double) == 0.0);
-    EXPECT(f_sync_ptr(counted_ptr) == NULL);
-    EXPECT((f_sync_long)(counted_long) == 0);
+    f_frame fr = f_frame_here();
+    EXPECT(f_sync_long(&fr, counted_long) == 0);
+    EXPECT(f_sync_double(&fr, counted_double) == 0.0);
+    EXPECT(f_sync_ptr(&fr, counted_ptr) == NULL);
+    EXPECT((f_sync_long)(&fr, counted_long) == 0);
     long r = -1;
     EXPECT(f_fork(fib, 12, 0, &r) == F_OK);
     EXPECT(f_join() == F_OK);
     EXPECT(r == 144);
-    EXPECT(fib_long(12, 0, NULL) == 144);
+    EXPECT(fib_long(fr, 12, 0, NULL) == 144);
 }
 
 START_TEST(test_forkjoin_sync_nothing)
@@ -1398,16 +1451,18 @@ END_TEST
  * outstanding: its sync returns 0 and the parent's sync gets its value. */
 static void spurious_sync(long unused, long unused2, void *out)
 {
-    *(long *)out = f_sync_long(ret);
+    f_frame fr = f_frame_here();
+    *(long *)out = f_sync_long(&fr, ret);
 }
 
 static void sync_nothing_parent(long unused, long unused2, void *out)
 {
+    f_frame fr = f_frame_here();
     long *o = out;
-    FJ_REQUIRE(f_fork_long(ret, 42, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long(&fr, ret, 42, 0, NULL) == F_OK);
     FJ_REQUIRE(f_fork(spurious_sync, 0, 0, &o[0]) == F_OK);
     FJ_REQUIRE(f_join() == F_OK);
-    o[1] = f_sync_long(ret);
+    o[1] = f_sync_long(&fr, ret);
 }
 
 START_TEST(test_forkjoin_sync_nothing_in_child)
@@ -1428,6 +1483,7 @@ END_TEST
  * leaves nothing to sync. */
 static void enomem_in_filament(long unused, long unused2, void *unused3)
 {
+    f_frame fr = f_frame_here();
     fi_alloc_fail_reset(1);
     EXPECT(f_vfork(counted_v, "l", 1L) == F_ENOMEM);
     fi_alloc_fail_reset(0);
@@ -1436,14 +1492,14 @@ static void enomem_in_filament(long unused, long unused2, void *unused3)
 
     /* A typed fork pruned because the deque is full needs room for its
      * result: the first time, an allocation. */
-    EXPECT(f_fork_long(ret, 5, 0, NULL) == F_OK);
+    EXPECT(f_fork_long(&fr, ret, 5, 0, NULL) == F_OK);
     fill_deque();
     fi_alloc_fail_reset(1);
-    EXPECT(f_fork_long(counted_long, 0, 0, NULL) == F_ENOMEM);
+    EXPECT(f_fork_long(&fr, counted_long, 0, 0, NULL) == F_ENOMEM);
     fi_alloc_fail_reset(0);
     EXPECT(atomic_load(&called) == 0);
     EXPECT(f_join() == F_OK);    /* the noops, down to ret's slot */
-    EXPECT(f_sync_long(ret) == 5);
+    EXPECT(f_sync_long(&fr, ret) == 5);
     EXPECT(f_join() == F_OK);
     EXPECT(atomic_load(&called) == 0);
 }
@@ -1480,6 +1536,7 @@ Suite *make_suite(void)
     FJ_ADD(core, test_forkjoin_typed, 0, 16);
     FJ_ADD(core, test_forkjoin_typed_mixed, 0, 16);
     FJ_ADD(core, test_forkjoin_join_under_typed_fork, 0, 16);
+    FJ_ADD(core, test_forkjoin_stale_frame, 0, 16);
     FJ_ADD(core, test_forkjoin_sync_names_another_function, 0, 16);
     FJ_ADD(core, test_forkjoin_pruned_typed_leaves_children, 0, 16);
     FJ_ADD(core, test_forkjoin_vfork, 0, 16);

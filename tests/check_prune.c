@@ -39,24 +39,24 @@ static void fib(long n, long unused, void *result)
     *(long *)result = a + b;
 }
 
-static long fib_long(long n, long unused, void *unused2)
+static long fib_long(f_frame fr, long n, long unused, void *unused2)
 {
     if (n < 2)
         return n;
-    FJ_REQUIRE(f_fork_long(fib_long, n - 1, 0, NULL) == F_OK);
-    long b = fib_long(n - 2, 0, NULL);
-    return f_sync_long(fib_long) + b;
+    FJ_REQUIRE(f_fork_long(&fr, fib_long, n - 1, 0, NULL) == F_OK);
+    long b = fib_long(fr, n - 2, 0, NULL);
+    return f_sync_long(&fr, fib_long) + b;
 }
 
-static double sum_double(long lo, long hi, void *unused)
+static double sum_double(f_frame fr, long lo, long hi, void *unused)
 {
     if (hi - lo == 1)
         return 1.0 / (double)(lo + 1);
     long mid = lo + (hi - lo) / 2;
-    FJ_REQUIRE(f_fork_double(sum_double, lo, mid, NULL) == F_OK);
-    FJ_REQUIRE(f_fork_double(sum_double, mid, hi, NULL) == F_OK);
-    double b = f_sync_double(sum_double);
-    double a = f_sync_double(sum_double);
+    FJ_REQUIRE(f_fork_double(&fr, sum_double, lo, mid, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_double(&fr, sum_double, mid, hi, NULL) == F_OK);
+    double b = f_sync_double(&fr, sum_double);
+    double a = f_sync_double(&fr, sum_double);
     return a + b;
 }
 
@@ -76,9 +76,10 @@ static struct {
 
 static void root(long n, long unused, void *unused2)
 {
+    f_frame fr = f_frame_here();
     fib(n, 0, &out.fib);
-    out.fib_long = fib_long(n + 2, 0, NULL);
-    out.sum = sum_double(0, 3000, NULL);
+    out.fib_long = fib_long(fr, n + 2, 0, NULL);
+    out.sum = sum_double(fr, 0, 3000, NULL);
 }
 
 /* Every mode, the same results, bitwise. */
@@ -211,10 +212,11 @@ END_TEST
 
 static void mixed_root(long n, long unused, void *unused2)
 {
+    f_frame fr = f_frame_here();
     long r;
     fib(n, 0, &r);
     FJ_REQUIRE(r == fib_seq(n));
-    FJ_REQUIRE(fib_long(n, 0, NULL) == fib_seq(n));
+    FJ_REQUIRE(fib_long(fr, n, 0, NULL) == fib_seq(n));
 }
 
 /*

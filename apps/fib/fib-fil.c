@@ -52,20 +52,20 @@ static void fib_fork_seq(long n, long unused, void *result)
     *(long *)result = a + b;
 }
 
-static long fib_typed(long n, long unused, void *unused2)
+static long fib_typed(f_frame fr, long n, long unused, void *unused2)
 {
     if (n < 2)
         return n;
-    if (f_fork_long(fib_typed, n - 1, 0, NULL) < 0)  /* forked nothing: no sync */
-        return fib_typed(n - 1, 0, NULL) + fib_typed(n - 2, 0, NULL);
-    long b = fib_typed(n - 2, 0, NULL);
-    return f_sync_long(fib_typed) + b;
+    if (f_fork_long(&fr, fib_typed, n - 1, 0, NULL) < 0)  /* forked nothing: no sync */
+        return fib_typed(fr, n - 1, 0, NULL) + fib_typed(fr, n - 2, 0, NULL);
+    long b = fib_typed(fr, n - 2, 0, NULL);
+    return f_sync_long(&fr, fib_typed) + b;
 }
 
 /* The root of the typed programs: untyped, it stores the value. */
 static void fib_typed_root(long n, long unused, void *result)
 {
-    *(long *)result = fib_typed(n, 0, NULL);
+    *(long *)result = fib_typed(f_frame_here(), n, 0, NULL);
 }
 
 static void run(struct fib *p, int servers, long prune, f_func root)

@@ -42,7 +42,7 @@ struct slot {
     _Alignas(APP_CACHE_LINE) uint64_t work;
 };
 
-static long task_typed(long i, long f, void *slots)
+static long task_typed(f_frame fr, long i, long f, void *slots)
 {
     struct slot *s = slots;
     uint64_t x = taskpool_first(i, f);
@@ -51,17 +51,17 @@ static long task_typed(long i, long f, void *slots)
         return 1;
     }
     /* A typed fork that fails forked nothing: call it, and do not sync for it. */
-    int forked_left = f_fork_long(task_typed, i - 2, f, slots) == 0;
-    long left = forked_left ? 0 : task_typed(i - 2, f, slots);
+    int forked_left = f_fork_long(&fr, task_typed, i - 2, f, slots) == 0;
+    long left = forked_left ? 0 : task_typed(fr, i - 2, f, slots);
     x = taskpool_middle(x, f);
-    int forked_right = f_fork_long(task_typed, i - 1, f, slots) == 0;
-    long right = forked_right ? 0 : task_typed(i - 1, f, slots);
+    int forked_right = f_fork_long(&fr, task_typed, i - 1, f, slots) == 0;
+    long right = forked_right ? 0 : task_typed(fr, i - 1, f, slots);
     x = taskpool_last(x, f);
     s[f_my_server()].work += x;
     if (forked_right)
-        right = f_sync_long(task_typed);
+        right = f_sync_long(&fr, task_typed);
     if (forked_left)
-        left = f_sync_long(task_typed);
+        left = f_sync_long(&fr, task_typed);
     return 1 + left + right;
 }
 
@@ -75,7 +75,7 @@ struct root {
 static void root_typed(long i, long f, void *arg)
 {
     struct root *r = arg;
-    r->tasks = task_typed(i, f, r->slots);
+    r->tasks = task_typed(f_frame_here(), i, f, r->slots);
 }
 
 static void run(struct taskpool *tp, int servers, int typed)
