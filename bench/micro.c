@@ -21,6 +21,8 @@
  * stolen iteration is one stolen and one unstolen fork+join; `stolen=` says
  * how many of the `count` children another server ran (a child not taken
  * within a millisecond is run by the join, and counts as not stolen).
+ * fork-sync: as fork-join, with a value-returning child: f_fork_long and
+ * f_sync_long.
  *
  * The empty functions are external and noinline, with an empty asm that
  * clobbers memory, so the compiler can neither drop nor inline the calls.
@@ -102,11 +104,18 @@ static void check(int rc, const char *what)
 /* ------------------------------------------------------ empty functions */
 
 void micro_empty(long i, long j, void *arg);
+long micro_empty_long(f_frame fr, long i, long j, void *arg);
 void micro_rtc_create(long n);
 
 __attribute__((noinline)) void micro_empty(long i, long j, void *arg)
 {
     __asm__ __volatile__("" ::: "memory");
+}
+
+__attribute__((noinline)) long micro_empty_long(f_frame fr, long i, long j, void *arg)
+{
+    __asm__ __volatile__("" ::: "memory");
+    return i;
 }
 
 /* Inlinable twin, for a range version that the compiler can make a loop. */
@@ -196,6 +205,7 @@ static void bench_iter(const struct options *o, double *ns, enum iter_shape shap
 struct fj_run {
     long count;
     int steal;             /* 1: wait until the child runs on another server */
+    int typed;             /* 1: f_fork_long and f_sync_long (not stolen) */
     volatile AO_t ran_on;  /* the child's server + 1, 0 before it runs */
     long stolen;
 };
@@ -209,7 +219,16 @@ static void stealable_child(long i, long j, void *arg)
 static void fj_root(long i, long j, void *arg)
 {
     struct fj_run *run = arg;
+    f_frame fr = f_frame_here();
     for (long k = 0; k < run->count; ++k) {
+        if (run->typed) {
+            check(f_fork_long(&fr, micro_empty_long, k, k, NULL), "f_fork_long");
+            if (f_sync_long(&fr, micro_empty_long) != k) {
+                fprintf(stderr, "%s: f_sync_long returned another child's value\n", prog);
+                exit(1);
+            }
+            continue;
+        }
         if (!run->steal) {
             check(f_fork(micro_empty, k, k, NULL), "f_fork");
             check(f_join(), "f_join");
@@ -238,13 +257,14 @@ static void fj_root(long i, long j, void *arg)
 }
 
 /* ns per fork + join (stolen: per iteration); *stolen: children run elsewhere. */
-static void bench_fork_join(const struct options *o, double *ns, int steal, long *stolen)
+static void bench_fork_join(const struct options *o, double *ns, int steal, int typed,
+                            long *stolen)
 {
     check(f_initialize(o->servers), "f_initialize");
     f_set_prune(0);
     *stolen = 0;
     for (int r = 0; r < o->rounds; ++r) {
-        struct fj_run run = { .count = o->count, .steal = steal };
+        struct fj_run run = { .count = o->count, .steal = steal, .typed = typed };
         double t0 = now_ns();
         check(f_fork(fj_root, 0, 0, &run), "f_fork");
         check(f_parallel(), "f_parallel");
@@ -445,7 +465,7 @@ static int bench_bytes(const struct options *o)
 /* ---------------------------------------------------------------- main */
 
 enum bench { PROC, RTC, RTC_CREATE, ITER, ITER_RUNS, ITER_RANGE, BARRIER, BARRIER_FIL, PARALLEL,
-             FORK_JOIN, FORK_JOIN_STOLEN, BYTES, LIST, NBENCH };
+             FORK_JOIN, FORK_JOIN_STOLEN, FORK_SYNC, BYTES, LIST, NBENCH };
 
 static const struct {
     const char *name;
@@ -463,6 +483,7 @@ static const struct {
     [FORK_JOIN] = { "fork-join", "fork + join of an empty child, not stolen (one server)" },
     [FORK_JOIN_STOLEN] = { "fork-join-stolen",
                            "fork + join of a child another server steals, and a sibling" },
+    [FORK_SYNC] = { "fork-sync", "typed fork + sync of an empty child, not stolen (one server)" },
     [BYTES] = { "bytes", "heap bytes per queued RTC and iterative filament" },
     [LIST] = { "list", "print these names" },
 };
@@ -558,11 +579,12 @@ int main(int argc, char **argv)
     case ITER: bench_iter(&o, ns, ALONE); break;
     case ITER_RUNS: bench_iter(&o, ns, RUNS); break;
     case ITER_RANGE: bench_iter(&o, ns, RANGE); break;
-    case FORK_JOIN: bench_fork_join(&o, ns, 0, &stolen); break;
+    case FORK_JOIN: bench_fork_join(&o, ns, 0, 0, &stolen); break;
+    case FORK_SYNC: bench_fork_join(&o, ns, 0, 1, &stolen); break;
     case FORK_JOIN_STOLEN:
         if (o.servers < 2)
             o.servers = 2;  /* a thief */
-        bench_fork_join(&o, ns, 1, &stolen);
+        bench_fork_join(&o, ns, 1, 0, &stolen);
         break;
     case PARALLEL:
         bench_parallel(&o, ns);
