@@ -266,7 +266,9 @@ struct f_deque_ {
                                  a thief that wants work sets it to NULL (atomic) */
     struct f_task_ *floor_;   /* a pop of a slot below floor_ goes through the library */
     struct f_task_ *base_;    /* the running filament's first child */
-    struct f_task_ *prune_;   /* past limit_ (unless NULL), a fork at bottom_ >= prune_ is a call */
+    struct f_task_ *prune_;   /* past limit_ (unless NULL), an untyped fork at bottom_ >= prune_
+                                 is a call */
+    struct f_task_ *peak_;    /* unless limit_ is NULL, a typed fork at bottom_ < peak_ pushes */
     struct f_task_ *end_;     /* past the last slot */
     struct f_task_ *slot_;
     unsigned long forks_;     /* slots pushed; the filaments run are derived (stats.c) */
@@ -291,6 +293,18 @@ extern F_API _Thread_local struct f_deque_ *f_deque_;
  * which a thief may zero at any time, is read once. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
+static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, long kind,
+                                 void (*fn)(void), long i, long j, void *arg)
+{
+    t->kind_ = kind;
+    t->fn_ = fn;
+    t->i_ = i;
+    t->j_ = j;
+    t->arg_ = arg;
+    d->bottom_ = t + 1;
+    d->forks_++;
+}
+
 static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, long kind, void (*fn)(void),
                           long i, long j, void *arg)
 {
@@ -298,13 +312,7 @@ static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, long kind, void
     if (fn == (void (*)(void))0)
         return F_ASK_;
     if (F_LIKELY_(t < limit)) {
-        t->kind_ = kind;
-        t->fn_ = fn;
-        t->i_ = i;
-        t->j_ = j;
-        t->arg_ = arg;
-        d->bottom_ = t + 1;
-        d->forks_++;
+        f_write_slot_(d, t, kind, fn, i, j, arg);
         return F_PUSHED_;
     }
     return limit != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
@@ -354,12 +362,9 @@ static inline int f_join_inline_(void)
 #define f_join() f_join_inline_()
 
 /* The library's typed fork and sync, for what the inlines cannot decide;
- * the caller then takes the bottom as its frame.  A pruned typed child that
- * did not join or sync all it forked: the library joins that, then keeps r
- * for the sync (forkjoin.c). */
+ * the caller then takes the bottom as its frame. */
 F_API int f_fork_typed_(long kind, void (*fn)(void), long i, long j, void *arg);
 F_API f_value f_sync_typed_(long kind);
-F_API void f_keep_result_(struct f_task_ *slot, f_value r);
 
 static inline f_frame f_frame_here_inline_(void)
 {
@@ -367,50 +372,33 @@ static inline f_frame f_frame_here_inline_(void)
 }
 #define f_frame_here() f_frame_here_inline_()
 
-/* Typed forks: push at the frame, if it is the bottom; where the library
- * prunes, call now, as a filament of its own, and keep the result in a
- * slot of kind F_KIND_DONE_ for the sync.  A sync pops the slot under the
- * frame, if that is the bottom and above the calling filament's base_: a
- * child of the named function is called directly, as a plain call with
- * nothing after it (the caller's base_; its leftovers for the caller's
- * next sync or join), so that the compiler can make the recursion a loop;
- * a kept result is returned; the rest goes to the library. */
+/* Typed forks: push at the frame, if it is the bottom, below the highest
+ * bottom so far (a new peak goes to the library), and no thief asks for
+ * work.  No pruning threshold stops them: a pushed child that its sync
+ * calls costs no more than the call a pruned fork would make, and leaves
+ * that call in tail position (f_fork(3)); the library prunes them only in
+ * a full deque.  A sync pops the slot under the frame, if that is the
+ * bottom and above the calling filament's base_: a child of the named
+ * function is called directly, as a plain call with nothing after it (the
+ * caller's base_; its leftovers for the caller's next sync or join), so
+ * that the compiler can make the recursion a loop; a pruned child's kept
+ * result (F_KIND_DONE_) is returned; the rest goes to the library. */
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
     static inline int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn, long i, long j, \
                                               void *arg)                                       \
     {                                                                                          \
         struct f_deque_ *d = f_deque_;                                                         \
         struct f_task_ *t = *fr;                                                               \
-        int way = t == d->bottom_ ? f_push_(d, t, KIND, (void (*)(void))fn, i, j, arg) : F_ASK_; \
-        if (F_LIKELY_(way == F_PUSHED_)) {                                                     \
+        int rc;                                                                                \
+        if (F_LIKELY_(t == d->bottom_ && t < d->peak_ && F_LOAD_LIMIT_(d) != 0 &&              \
+                      fn != (f_##name##_func)0)) {                                             \
+            f_write_slot_(d, t, KIND, (void (*)(void))fn, i, j, arg);                          \
             *fr = t + 1;                                                                       \
             return 0;                                                                          \
         }                                                                                      \
-        if (way == F_CALL_ && t < d->end_) {                                                   \
-            struct f_task_ *base = d->base_;                                                   \
-            T r;                                                                               \
-            d->base_ = t;                                                                      \
-            r = fn(t, i, j, arg);                                                              \
-            d->base_ = base;                                                                   \
-            if (F_LIKELY_(d->bottom_ == t)) {                                                  \
-                t->kind_ = F_KIND_DONE_;                                                       \
-                t->result_.member = r;                                                         \
-                d->bottom_ = t + 1;                                                            \
-                d->pruned_++;                                                                  \
-                *fr = t + 1;                                                                   \
-                return 0;                                                                      \
-            }                                                                                  \
-            {                                                                                  \
-                f_value v;                                                                     \
-                v.member = r;                                                                  \
-                f_keep_result_(t, v);                                                          \
-            }                                                                                  \
-            *fr = d->bottom_;                                                                  \
-            return 0;                                                                          \
-        }                                                                                      \
-        way = f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                              \
+        rc = f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                               \
         *fr = f_deque_->bottom_;                                                               \
-        return way;                                                                            \
+        return rc;                                                                             \
     }                                                                                          \
     static inline T f_sync_##name##_inline_(f_frame *fr, f_##name##_func fn)                   \
     {                                                                                          \

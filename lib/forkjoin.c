@@ -27,9 +27,11 @@
  * with a threshold N, while it holds more than N; never with 0.  A pruned
  * fork of f_fork_seq calls the sequential version; before it does, the
  * server publishes its private children, so that thieves find the large,
- * old ones while it runs the pruned subtree.  A typed fork that is pruned
- * runs at once and leaves its result for its sync in a slot of kind
- * F_KIND_DONE_, or, in a full deque, aside in `pruned`, above every slot.
+ * old ones while it runs the pruned subtree.  Typed forks are pruned only
+ * in a full deque (their push and inline sync cost no more than a call):
+ * the child runs at once and its result goes aside in `pruned`, above
+ * every slot, until a join frees a slot for it (a slot of kind
+ * F_KIND_DONE_) or its sync takes it.
  *
  * The stacks: a chain of n nested forks recurses through the joins on a
  * server's stack, about 200 bytes a level (f_fork(3)); FI_STACK_BYTES
@@ -47,7 +49,8 @@
 static struct f_task_ no_slot[2];
 static struct f_deque_ no_deque = { .bottom_ = no_slot + 1, .limit_ = no_slot,
                                     .floor_ = no_slot + 1, .base_ = no_slot,
-                                    .prune_ = no_slot + 2, .end_ = no_slot + 2,
+                                    .prune_ = no_slot + 2, .peak_ = no_slot,
+                                    .end_ = no_slot + 2,
                                     .slot_ = no_slot };
 F_API __thread struct f_deque_ *f_deque_ = &no_deque;
 
@@ -106,6 +109,7 @@ void fi_forkjoin_bounds(struct fi_deque *d)
     if (d->peak < limit)
         limit = d->peak;    /* a new peak goes through the slow path, once */
     d->own.prune_ = d->own.slot_ + prune;
+    d->own.peak_ = d->own.slot_ + d->peak;
     /* A thief may zero the limit at any time to ask for work (steal.c):
      * keep its request, by CAS, or answer it at the next fork. */
     AO_t old;
@@ -130,6 +134,7 @@ void fi_forkjoin_begin_run(struct fi_server *me)
 /* ------------------------------------------------------------------ run */
 
 static void join_to(struct fi_server *me, size_t base);
+static void keep_result(f_value r);
 static void join_untyped(struct fi_server *me, size_t base);
 
 /*
@@ -409,13 +414,13 @@ static int every_server_at_work(void)
            fi_clock_ns() - fi_lib.run_posted_ns >= FI_START_WAIT_NS;
 }
 
-static int prune_now(const struct fi_deque *d, f_func seq)
+static int prune_now(const struct fi_deque *d, long kind, f_func seq)
 {
     long threshold = fi_prune_threshold();
     size_t private = fi_bottom(d) - d->split;
     if (fi_bottom(d) == d->cap)
         return 1;
-    if (threshold == 0)
+    if (kind != F_KIND_VOID_ || threshold == 0)    /* typed: a push is as cheap (f_fork(3)) */
         return 0;
     if (threshold > 0)
         return private > (size_t)threshold;
@@ -452,7 +457,7 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
     struct fi_deque *d = &me->deque;
     if (AO_load(&d->splitreq) != 0)
         fi_steal_publish(me);    /* a thief asked: answer before pruning */
-    if (!prune_now(d, seq)) {
+    if (!prune_now(d, kind, seq)) {
         push_slot(d, kind, fn, i, j, arg);
         if (AO_load(&d->splitreq) != 0)
             fi_steal_publish(me);
@@ -469,47 +474,37 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
         seq(i, j, arg);
         return F_OK;
     }
-    if (kind != F_KIND_VOID_ && fi_bottom(d) == d->cap && reserve_pruned(d) < 0)
+    if (kind != F_KIND_VOID_ && reserve_pruned(d) < 0)    /* typed: the deque is full */
         return F_ENOMEM;
     struct f_task_ t = { .kind_ = kind, .fn_ = fn, .i_ = i, .j_ = j, .arg_ = arg };
-    struct f_task_ *at = d->own.bottom_;
     fi_task_run(me, &t);
     if (kind == F_KIND_VOID_)
         d->own.pruned_++;
     else
-        f_keep_result_(at, t.result_);    /* counts it */
+        keep_result(t.result_);    /* counts it */
     return F_OK;
 }
 
 /*
- * A pruned typed fork's result, for its sync: in a slot of kind
- * F_KIND_DONE_ at `slot`, the bottom as the fork found it, or aside with
- * its forker's base where that is the end of a full deque (room reserved
- * by fork_slow).  What the child forked and left there, typed or not, is
- * joined first, as it returns: a typed child's result that was never
- * synced is dropped with it.
+ * A typed fork pruned in a full deque: its result goes aside with its
+ * forker's base, for its sync (room reserved by fork_slow).  What the child
+ * forked and left at the end of the deque, typed or not, is joined first,
+ * as it returns: a typed child's result that was never synced is dropped
+ * with it.
  */
-void f_keep_result_(struct f_task_ *slot, f_value r)
+static void keep_result(f_value r)
 {
     struct fi_server *me = fi_self;
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = &d->own;
-    size_t at = fi_slot_index(d, slot);
-    if (fi_bottom(d) != at || oldest_pruned(d, at) != d->npruned) {
+    if (fi_bottom(d) != d->cap || oldest_pruned(d, d->cap) != d->npruned) {
         struct f_task_ *saved = o->base_;
-        o->base_ = slot;
-        join_to(me, at);
-        d->npruned = oldest_pruned(d, at);
+        o->base_ = o->end_;
+        join_to(me, d->cap);
+        d->npruned = oldest_pruned(d, d->cap);
         o->base_ = saved;
     }
-    if (at == d->cap) {
-        d->pruned[d->npruned++] = (struct fi_pruned){ r, fi_base(d) };
-    } else {
-        slot->kind_ = F_KIND_DONE_;
-        slot->result_ = r;
-        o->bottom_ = slot + 1;
-        note_peak(d);
-    }
+    d->pruned[d->npruned++] = (struct fi_pruned){ r, fi_base(d) };
     o->pruned_++;
     fi_forkjoin_bounds(d);
 }
