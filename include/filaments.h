@@ -269,7 +269,6 @@ struct f_deque_ {
     struct f_task_ *prune_;   /* past limit_ (unless NULL), an untyped fork at bottom_ >= prune_
                                  is a call */
     struct f_task_ *peak_;    /* unless limit_ is NULL, a typed fork at bottom_ < peak_ pushes */
-    struct f_task_ *end_;     /* past the last slot */
     struct f_task_ *slot_;
     unsigned long forks_;     /* slots pushed; the filaments run are derived (stats.c) */
     unsigned long pruned_;

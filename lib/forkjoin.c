@@ -50,7 +50,6 @@ static struct f_task_ no_slot[2];
 static struct f_deque_ no_deque = { .bottom_ = no_slot + 1, .limit_ = no_slot,
                                     .floor_ = no_slot + 1, .base_ = no_slot,
                                     .prune_ = no_slot + 2, .peak_ = no_slot,
-                                    .end_ = no_slot + 2,
                                     .slot_ = no_slot };
 F_API __thread struct f_deque_ *f_deque_ = &no_deque;
 
@@ -63,7 +62,6 @@ int fi_deque_init(struct fi_deque *d)
     if (d->own.slot_ == NULL)
         return F_ENOMEM;
     d->own.bottom_ = d->own.base_ = d->own.slot_;
-    d->own.end_ = d->own.slot_ + d->cap;
     AO_store(&d->ts, FI_TS(0, 0));
     AO_store(&d->splitreq, 0);
     fi_forkjoin_bounds(d);
@@ -499,7 +497,7 @@ static void keep_result(f_value r)
     struct f_deque_ *o = &d->own;
     if (fi_bottom(d) != d->cap || oldest_pruned(d, d->cap) != d->npruned) {
         struct f_task_ *saved = o->base_;
-        o->base_ = o->end_;
+        o->base_ = o->slot_ + d->cap;
         join_to(me, d->cap);
         d->npruned = oldest_pruned(d, d->cap);
         o->base_ = saved;
