@@ -10,7 +10,9 @@
  * named one (f_set_range_version), so the compiler can optimize the points
  * of a row together as in a coarse-grain program.  Passes alternate
  * direction over the runs (front to rear, then rear to front), so what was
- * touched last is touched first again; inside a run j always increases.
+ * touched last is touched first again; a backward pass walks the points of
+ * a run with j decreasing.  A pass that calls a range version, which walks
+ * j up, is followed by a forward one (fi_phase_pass).
  *
  * Phases are built by the main thread between runs and read-only during a
  * run, except each server's cursor (`backward`), which only it writes.
@@ -290,7 +292,8 @@ static inline void walk_points(f_func fn, long i, unsigned long j, unsigned long
     }
 }
 
-static inline void run_one(const struct fi_run *r, struct range_cache *c, int backward)
+/* Run r; return 1 if that was a call of its range version. */
+static inline int run_one(const struct fi_run *r, struct range_cache *c, int backward)
 {
     if (r->fn != c->fn) {
         c->fn = r->fn;
@@ -298,7 +301,7 @@ static inline void run_one(const struct fi_run *r, struct range_cache *c, int ba
     }
     if (c->range != NULL && r->j_last != LONG_MAX) {
         c->range(r->i, r->j_first, r->j_last + 1, r->arg);
-        return;
+        return 1;
     }
     /* Locals: the calls could change *r for all the compiler knows. */
     unsigned long more = (unsigned long)r->j_last - (unsigned long)r->j_first;
@@ -306,18 +309,29 @@ static inline void run_one(const struct fi_run *r, struct range_cache *c, int ba
         walk_points(r->fn, r->i, (unsigned long)r->j_last, (unsigned long)-1, more, r->arg);
     else
         walk_points(r->fn, r->i, (unsigned long)r->j_first, 1, more, r->arg);
+    return 0;
 }
 
+/*
+ * One pass over a server's runs, in alternate directions [paper §4.4] -
+ * unless the pass called a range version.  A range version walks its row
+ * with j increasing, so a backward pass could reverse only the order of
+ * the rows, and every row would begin a new stream for the hardware
+ * prefetcher: Jacobi n=1024 ran 1.20 times the coarse-grain program so,
+ * 1.02 with every pass forward.  Runs and range versions do not change
+ * during a run, so a forward pass tells whether the next may go backward.
+ */
 void fi_phase_pass(struct fi_server *me, int phase)
 {
     struct fi_runs *rs = &fi_lib.phases[phase].per_server[me->index];
     struct range_cache cache = { NULL, NULL };
+    int ranged = 0;
     if (!rs->backward)
         for (size_t r = 0; r < rs->n; ++r)
-            run_one(&rs->run[r], &cache, 0);
+            ranged |= run_one(&rs->run[r], &cache, 0);
     else
         for (size_t r = rs->n; r-- > 0;)
             run_one(&rs->run[r], &cache, 1);
-    rs->backward ^= 1;
+    rs->backward = !rs->backward && !ranged;
     me->stats.filaments_run += filaments(rs);
 }

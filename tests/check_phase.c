@@ -410,10 +410,10 @@ END_TEST
 /*
  * The pattern each server gets, in creation order.  Runs (header: same fn,
  * i and arg, consecutive j, created one after the other) are marked by the
- * expected run number.  Both functions have range versions, called once a
- * run with j increasing, so the log shows the runs: they go back and forth,
- * and the points of each go up on every pass.  Filament codes are logged as fn*10^7 + arg*10^6 +
- * i*1000 + j (+ server*10^8).
+ * expected run number.  Neither function has a range version, so the
+ * passes go back and forth: a backward pass takes the runs from the last
+ * and the points of each with j decreasing.  Filament codes are logged as
+ * fn*10^7 + arg*10^6 + i*1000 + j (+ server*10^8).
  */
 struct bf_fil {
     int fn, arg;
@@ -458,18 +458,6 @@ static void bf_log(int fn, long i, long j, void *arg)
 static void bf_fn0(long i, long j, void *arg) { bf_log(0, i, j, arg); }
 static void bf_fn1(long i, long j, void *arg) { bf_log(1, i, j, arg); }
 
-static void bf_range0(long i, long jb, long je, void *arg)
-{
-    for (long j = jb; j < je; ++j)
-        bf_log(0, i, j, arg);
-}
-
-static void bf_range1(long i, long jb, long je, void *arg)
-{
-    for (long j = jb; j < je; ++j)
-        bf_log(1, i, j, arg);
-}
-
 static int bf_seq(void *arg)
 {
     struct bf_job *b = arg;
@@ -483,8 +471,6 @@ START_TEST(test_phase_back_and_forth)
     b.args[0] = (struct bf_arg){ &b, 0 };
     b.args[1] = (struct bf_arg){ &b, 1 };
     b.logs = t_logs_new(n, BF_N * 4);
-    ck_assert_int_eq(f_set_range_version(bf_fn0, bf_range0), F_OK);
-    ck_assert_int_eq(f_set_range_version(bf_fn1, bf_range1), F_OK);
     ck_assert_int_ge(f_new_barrier(bf_seq, &b), 0);
     for (int s = 0; s < n; ++s)
         for (size_t f = 0; f < BF_N; ++f) {
@@ -501,9 +487,10 @@ START_TEST(test_phase_back_and_forth)
         size_t at = 0;
         for (int pass = 0; pass < 4; ++pass) {
             for (int q = 0; q < BF_RUNS; ++q) {
-                int run = pass % 2 == 0 ? q : BF_RUNS - 1 - q;
-                for (size_t f = 0; f < BF_N; ++f) {
-                    const struct bf_fil *x = &bf_pattern[f];
+                int backward = pass % 2 == 1;
+                int run = backward ? BF_RUNS - 1 - q : q;
+                for (size_t k = 0; k < BF_N; ++k) {
+                    const struct bf_fil *x = &bf_pattern[backward ? BF_N - 1 - k : k];
                     if (x->run != run)
                         continue;
                     long want = (long)s * 100000000L + x->fn * 10000000L + x->arg * 1000000L +
@@ -605,8 +592,9 @@ static int rng_seq(void *arg)
     return ++r->calls == r->k ? F_DONE : F_NOTDONE;
 }
 
-/* Each run (row) is one range call per pass with [j_begin, j_end); the runs
- * go back and forth; functions without a range version are called per point. */
+/* Each run (row) is one range call per pass with [j_begin, j_end), and
+ * every pass goes forward (a range version walks j up: fi_phase_pass);
+ * functions without a range version are called per point. */
 START_TEST(test_phase_range_version)
 {
     int n = t_start_loop(_i);
@@ -653,7 +641,7 @@ START_TEST(test_phase_range_version)
         for (long p = 0; p < passes; ++p)
             for (int q = 0; q < nw; ++q) {
                 long got = r.logs->v[s][p * nw + q];
-                long w = want[p % 2 == 0 ? q : nw - 1 - q];
+                long w = want[q];
                 ck_assert_msg(got == w, "server %d pass %ld run %d: range call %ld, want %ld", s,
                               p + 1, q, got, w);
             }
