@@ -77,19 +77,24 @@ static inline struct fi_desc *fi_queue_take(struct fi_queue *q)
 }
 
 /*
- * Call the filaments of [d, end) in order.  Four per step: for an empty
- * filament the loop's own step and test would otherwise be a third of the
- * cost of running it [paper §4.3: 6 instructions between two filaments].
+ * Call the filaments of [d, end) in order.  Eight per step: for an empty
+ * filament the loop's own step and test would otherwise be a large part of
+ * the cost of running it [paper §4.3: 6 instructions between two
+ * filaments]; per filament they cost 3/8 of an instruction so.
  */
 static inline void fi_run_descs(const struct fi_desc *d, const struct fi_desc *end)
 {
     /* Counting the steps down leaves the loop an add, a decrement and a
      * branch; comparing d with end took five instructions per step. */
-    for (size_t steps = (size_t)(end - d) / 4; steps > 0; --steps, d += 4) {
+    for (size_t steps = (size_t)(end - d) / 8; steps > 0; --steps, d += 8) {
         d[0].fn(d[0].i, d[0].j, d[0].arg);
         d[1].fn(d[1].i, d[1].j, d[1].arg);
         d[2].fn(d[2].i, d[2].j, d[2].arg);
         d[3].fn(d[3].i, d[3].j, d[3].arg);
+        d[4].fn(d[4].i, d[4].j, d[4].arg);
+        d[5].fn(d[5].i, d[5].j, d[5].arg);
+        d[6].fn(d[6].i, d[6].j, d[6].arg);
+        d[7].fn(d[7].i, d[7].j, d[7].arg);
     }
     for (; d != end; ++d)
         d->fn(d->i, d->j, d->arg);
