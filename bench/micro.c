@@ -38,6 +38,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
@@ -105,7 +106,7 @@ static void check(int rc, const char *what)
 
 void micro_empty(long i, long j, void *arg);
 long micro_empty_long(f_frame fr, long i, long j, void *arg);
-void micro_rtc_create(long n);
+void micro_rtc_create(long n, long row);
 
 __attribute__((noinline)) void micro_empty(long i, long j, void *arg)
 {
@@ -137,11 +138,19 @@ static void bench_proc(const struct options *o, double *ns)
     }
 }
 
-/* Distinct i and j per filament: nothing may be merged. */
-__attribute__((noinline)) void micro_rtc_create(long n)
+/*
+ * n filaments in rows of `row`, as a grid program creates them (matmul: i
+ * per row, j per point), so that no two have the same (i, j).  With i = j
+ * = k, gcc 12 at -O2 writes the two equal words as one vector store, three
+ * instructions for two.
+ */
+__attribute__((noinline)) void micro_rtc_create(long n, long row)
 {
-    for (long k = 0; k < n; ++k)
-        check(f_rtc_thread(0, micro_empty, k, k, NULL), "f_rtc_thread");
+    for (long i = 0; i * row < n; ++i) {
+        long points = n - i * row < row ? n - i * row : row;
+        for (long j = 0; j < points; ++j)
+            check(f_rtc_thread(0, micro_empty, i, j, NULL), "f_rtc_thread");
+    }
 }
 
 /* ns per filament: creation and run, or (create_only) creation alone. */
@@ -150,7 +159,7 @@ static void bench_rtc(const struct options *o, double *ns, int create_only)
     check(f_initialize(o->servers), "f_initialize");
     for (int r = 0; r < o->rounds; ++r) {
         double t0 = now_ns();
-        micro_rtc_create(o->count);
+        micro_rtc_create(o->count, o->row);
         double t1 = now_ns();
         check(f_parallel(), "f_parallel");
         double t2 = now_ns();
@@ -420,45 +429,68 @@ static void bench_parallel(const struct options *o, double *ns)
     f_finalize();
 }
 
-/* Bytes mapped by the process (/proc/self/statm): the malloc heap and the
- * library's own mappings alike (large queue chunks come from mmap). */
-static double heap_bytes(void)
+/* Bytes mapped by the process (/proc/self/statm, open as fd): the malloc
+ * heap and the library's own mappings alike (large queue chunks come from
+ * mmap). */
+static double mapped_bytes(int fd)
 {
+    char buf[64];
     unsigned long pages = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f != NULL) {
-        if (fscanf(f, "%lu", &pages) != 1)
+    ssize_t got = pread(fd, buf, sizeof buf - 1, 0);
+    if (got > 0) {
+        buf[got] = '\0';
+        if (sscanf(buf, "%lu", &pages) != 1)
             pages = 0;
-        fclose(f);
     }
     return (double)pages * (double)sysconf(_SC_PAGESIZE);
 }
 
-/* Heap growth per filament while `count` filaments wait for f_parallel. */
-static double bytes_per(const struct options *o, int iterative, int in_run)
+/*
+ * Heap growth per filament while `count` filaments wait for f_parallel:
+ * *all is the growth over all of them; *full the growth per filament at
+ * the last moment every queue chunk (or run array) was full, the mapped
+ * size read every PROBE filaments, so that the unused end of the last
+ * chunk, which depends on the count, is left out (0 if nothing grew).
+ */
+#define PROBE 16
+static void bytes_per(const struct options *o, int iterative, int in_run, double *all,
+                      double *full)
 {
+    int fd = open("/proc/self/statm", O_RDONLY);
     check(f_initialize(o->servers), "f_initialize");
     if (iterative) {
         passes_left = 1;
         check(f_new_barrier(count_down, NULL), "f_new_barrier");
     }
-    double before = heap_bytes();
+    double before = mapped_bytes(fd), last = before;
+    *full = 0.0;
     for (long k = 0; k < o->count; ++k) {
+        if (k % PROBE == 0) {
+            double now = mapped_bytes(fd);
+            if (now > last && k > 0)
+                *full = (last - before) / (double)(k - PROBE);
+            last = now;
+        }
         long i = in_run ? 0 : k;
         check(iterative ? f_iterative_thread(0, micro_empty, i, k, NULL)
                         : f_rtc_thread(0, micro_empty, i, k, NULL),
               "create");
     }
-    double grown = heap_bytes() - before;
+    *all = (mapped_bytes(fd) - before) / (double)o->count;
     check(f_parallel(), "f_parallel");
     f_finalize();
-    return grown / (double)o->count;
+    close(fd);
 }
 
 static int bench_bytes(const struct options *o)
 {
-    printf("what=bytes servers=%d count=%ld rtc=%.2f iter_alone=%.2f iter_run=%.2f\n",
-           o->servers, o->count, bytes_per(o, 0, 0), bytes_per(o, 1, 0), bytes_per(o, 1, 1));
+    double rtc, rtc_full, alone, alone_full, run, run_full;
+    bytes_per(o, 0, 0, &rtc, &rtc_full);
+    bytes_per(o, 1, 0, &alone, &alone_full);
+    bytes_per(o, 1, 1, &run, &run_full);
+    printf("what=bytes servers=%d count=%ld rtc=%.2f iter_alone=%.2f iter_run=%.2f "
+           "rtc_full=%.2f iter_alone_full=%.2f\n",
+           o->servers, o->count, rtc, alone, run, rtc_full, alone_full);
     return 0;
 }
 
@@ -472,7 +504,7 @@ static const struct {
     const char *help;
 } benches[NBENCH] = {
     [PROC] = { "proc", "an empty procedure call (the baseline)" },
-    [RTC] = { "rtc", "an empty RTC filament, created on server 0 and run" },
+    [RTC] = { "rtc", "an empty RTC filament, created on server 0 (rows of --row) and run" },
     [RTC_CREATE] = { "rtc-create", "its creation alone" },
     [ITER] = { "iter", "an empty iterative filament per pass, a run of its own" },
     [ITER_RUNS] = { "iter-runs", "the same, in rows of --row consecutive j (runs)" },
