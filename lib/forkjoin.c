@@ -23,8 +23,10 @@
  * (design.md, "Whose slots").
  *
  * Pruning: with F_PRUNE_AUTO a fork is a plain call while the server holds
- * FI_PRUNE_DEPTH private children already and no thief has asked for work;
- * with a threshold N, while it holds more than N; never with 0.  A pruned
+ * FI_PRUNE_DEPTH children already (that no thief has claimed: public or
+ * private) and no thief has asked for work; with a threshold N, while it
+ * holds more than N; never with 0.  Publishing does not change what the
+ * server holds, so answering a thief does not make it fork more.  A pruned
  * fork of f_fork_seq calls the sequential version; before it does, the
  * server publishes its private children, so that thieves find the large,
  * old ones while it runs the pruned subtree.  Typed forks are pruned only
@@ -89,6 +91,14 @@ long fi_prune_threshold(void)
     return (long)AO_load(&fi_lib.prune);
 }
 
+/* The oldest of the children this server holds: the oldest slot that no
+ * thief has claimed, public or private (top).  Thieves move it up at any
+ * time, so to the owner it is a hint. */
+static size_t oldest_held(const struct fi_deque *d)
+{
+    return FI_TS_TOP(AO_load(&d->ts));
+}
+
 /* Recompute the fast paths' bounds after bottom, split, the pruned results,
  * the peak or the pruning threshold changed outside them. */
 void fi_forkjoin_bounds(struct fi_deque *d)
@@ -98,9 +108,9 @@ void fi_forkjoin_bounds(struct fi_deque *d)
     size_t prune = d->cap;
     long threshold = fi_prune_threshold();
     if (threshold == F_PRUNE_AUTO)
-        prune = d->split + FI_PRUNE_DEPTH;
+        prune = oldest_held(d) + FI_PRUNE_DEPTH;
     else if (threshold > 0 && (size_t)threshold < d->cap)
-        prune = d->split + (size_t)threshold + 1;
+        prune = oldest_held(d) + (size_t)threshold + 1;
     if (prune > d->cap)
         prune = d->cap;
     size_t limit = prune;
@@ -415,14 +425,14 @@ static int every_server_at_work(void)
 static int prune_now(const struct fi_deque *d, long kind, f_func seq)
 {
     long threshold = fi_prune_threshold();
-    size_t private = fi_bottom(d) - d->split;
+    size_t held = fi_bottom(d) - oldest_held(d);
     if (fi_bottom(d) == d->cap)
         return 1;
     if (kind != F_KIND_VOID_ || threshold == 0)    /* typed: a push is as cheap (f_fork(3)) */
         return 0;
     if (threshold > 0)
-        return private > (size_t)threshold;
-    return private >= FI_PRUNE_DEPTH && AO_load(&d->splitreq) == 0 &&
+        return held > (size_t)threshold;
+    return held >= FI_PRUNE_DEPTH && AO_load(&d->splitreq) == 0 &&
            (seq == NULL || every_server_at_work());
 }
 

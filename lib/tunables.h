@@ -39,7 +39,7 @@ _Static_assert(FI_CLAIM_BATCH >= 1, "FI_CLAIM_BATCH");
 #endif
 _Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SLOTS");
 
-/* F_PRUNE_AUTO: private children a server keeps before it prunes. */
+/* F_PRUNE_AUTO: unclaimed children a server holds before it prunes. */
 #ifndef FI_PRUNE_DEPTH
 #define FI_PRUNE_DEPTH 3
 #endif
