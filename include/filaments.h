@@ -262,13 +262,14 @@ struct f_task_ {
  * pointer step.  Every slot from slot_ to bottom_ is live. */
 struct f_deque_ {
     struct f_task_ *bottom_;  /* the next free slot */
-    struct f_task_ *limit_;   /* a fork at bottom_ >= limit_ goes through the library;
-                                 a thief that wants work sets it to NULL (atomic) */
+    struct f_task_ *limit_;   /* an untyped fork at bottom_ >= limit_ goes through the
+                                 library; a thief that wants work sets it to NULL (atomic) */
     struct f_task_ *floor_;   /* a pop of a slot below floor_ goes through the library */
     struct f_task_ *base_;    /* the running filament's first child */
     struct f_task_ *prune_;   /* past limit_ (unless NULL), an untyped fork at bottom_ >= prune_
                                  is a call */
-    struct f_task_ *peak_;    /* unless limit_ is NULL, a typed fork at bottom_ < peak_ pushes */
+    struct f_task_ *peak_;    /* a typed fork at bottom_ >= peak_ (the highest bottom so far)
+                                 goes through the library; a thief sets it to NULL (atomic) */
     struct f_task_ *slot_;
     unsigned long forks_;     /* slots pushed; the filaments run are derived (stats.c) */
     unsigned long pruned_;
@@ -278,11 +279,11 @@ struct f_deque_ {
 #if defined(__GNUC__)
 extern F_API __thread struct f_deque_ *f_deque_ __attribute__((tls_model("initial-exec")));
 #define F_LIKELY_(x) __builtin_expect(!!(x), 1)
-#define F_LOAD_LIMIT_(d) __atomic_load_n(&(d)->limit_, __ATOMIC_RELAXED)
+#define F_LOAD_BOUND_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #else
 extern F_API _Thread_local struct f_deque_ *f_deque_;
 #define F_LIKELY_(x) (x)
-#define F_LOAD_LIMIT_(d) (*(struct f_task_ *volatile *)&(d)->limit_)
+#define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
 #endif
 
 /* Where a fork at slot t (the bottom) goes: a slot pushed below the limit
@@ -307,7 +308,7 @@ static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, long kin
 static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, long kind, void (*fn)(void),
                           long i, long j, void *arg)
 {
-    struct f_task_ *limit = F_LOAD_LIMIT_(d);
+    struct f_task_ *limit = F_LOAD_BOUND_(&d->limit_);
     if (fn == (void (*)(void))0)
         return F_ASK_;
     if (F_LIKELY_(t < limit)) {
@@ -342,19 +343,22 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
  * first, each as a filament of its own (its children begin at its slot);
  * the library does the rest (public children, a typed child).  The deque
  * pointer is read once: a fork/join filament never changes server
- * [paper §4.5]. */
+ * [paper §4.5].  A child returns with base_ as it found it, its slot, and
+ * the last child lies at base: so base_ is base again when the loop ends,
+ * and only the library needs it put back. */
 static inline int f_join_inline_(void)
 {
     struct f_deque_ *d = f_deque_;
     struct f_task_ *base = d->base_, *t;
     while ((t = d->bottom_) > base) {
         --t;
-        if (!F_LIKELY_(t >= d->floor_ && t->kind_ == F_KIND_VOID_))
+        if (!F_LIKELY_(t >= d->floor_ && t->kind_ == F_KIND_VOID_)) {
+            d->base_ = base;
             return (f_join)();
+        }
         d->bottom_ = t;
         d->base_ = t;
         ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
-        d->base_ = base;
     }
     return 0;
 }
@@ -371,17 +375,19 @@ static inline f_frame f_frame_here_inline_(void)
 }
 #define f_frame_here() f_frame_here_inline_()
 
-/* Typed forks: push at the frame, if it is the bottom, below the highest
- * bottom so far (a new peak goes to the library), and no thief asks for
- * work.  No pruning threshold stops them: a pushed child that its sync
- * calls costs no more than the call a pruned fork would make, and leaves
- * that call in tail position (f_fork(3)); the library prunes them only in
- * a full deque.  A sync pops the slot under the frame, if that is the
- * bottom and above the calling filament's base_: a child of the named
- * function is called directly, as a plain call with nothing after it (the
- * caller's base_; its leftovers for the caller's next sync or join), so
- * that the compiler can make the recursion a loop; a pruned child's kept
- * result (F_KIND_DONE_) is returned; the rest goes to the library. */
+/* Typed forks: push at the frame, if it is the bottom and below peak_, the
+ * highest bottom so far (a new peak goes to the library), which a thief
+ * that asks for work zeroes.  No pruning threshold stops them: a pushed
+ * child that its sync calls costs no more than the call a pruned fork
+ * would make, and leaves that call in tail position (f_fork(3)); the
+ * library prunes them only in a full deque.  A sync pops the slot under
+ * the frame, if that is the bottom and above the calling filament's base_:
+ * a slot that holds the named function (only a typed fork of it writes
+ * one: a kept result holds none) is called directly, as a plain call with
+ * nothing after it (the caller's base_; its leftovers for the caller's
+ * next sync or join), so that the compiler can make the recursion a loop;
+ * a pruned child's kept result (F_KIND_DONE_) is returned; the rest goes
+ * to the library. */
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
     static inline int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn, long i, long j, \
                                               void *arg)                                       \
@@ -389,7 +395,7 @@ static inline f_frame f_frame_here_inline_(void)
         struct f_deque_ *d = f_deque_;                                                         \
         struct f_task_ *t = *fr;                                                               \
         int rc;                                                                                \
-        if (F_LIKELY_(t == d->bottom_ && t < d->peak_ && F_LOAD_LIMIT_(d) != 0 &&              \
+        if (F_LIKELY_(t == d->bottom_ && t < F_LOAD_BOUND_(&d->peak_) &&                       \
                       fn != (f_##name##_func)0)) {                                             \
             f_write_slot_(d, t, KIND, (void (*)(void))fn, i, j, arg);                          \
             *fr = t + 1;                                                                       \
@@ -405,7 +411,7 @@ static inline f_frame f_frame_here_inline_(void)
         struct f_task_ *base = d->base_, *t = *fr;                                             \
         T r;                                                                                   \
         if (F_LIKELY_(t == d->bottom_ && t > base && --t >= d->floor_)) {                      \
-            if (F_LIKELY_(t->fn_ == (void (*)(void))fn && t->kind_ == KIND)) {                 \
+            if (F_LIKELY_(t->fn_ == (void (*)(void))fn)) {                                     \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \
                 return fn(t, t->i_, t->j_, t->arg_);                                           \

@@ -23,7 +23,7 @@
 
 _Static_assert(sizeof(struct f_task_) == 64, "a fork/join slot is one cache line on x86-64");
 _Static_assert(sizeof(AO_t) == sizeof(unsigned long) && sizeof(AO_t) == sizeof(void *),
-               "f_task_.done_, thief_ and f_deque_.limit_ are AO_t");
+               "f_task_.done_, thief_ and f_deque_.limit_, peak_ are AO_t");
 
 /* A typed fork pruned in a full deque, which has no slot for its result:
  * the result, and its forker's base_ (whose syncs alone may take it). */
@@ -93,6 +93,11 @@ static inline volatile AO_t *fi_task_thief(struct f_task_ *t)
 static inline volatile AO_t *fi_deque_limit(struct fi_deque *d)
 {
     return (volatile AO_t *)&d->own.limit_;
+}
+
+static inline volatile AO_t *fi_deque_peak(struct fi_deque *d)
+{
+    return (volatile AO_t *)&d->own.peak_;
 }
 
 #endif /* FI_DEQUE_H */

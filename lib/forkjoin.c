@@ -99,6 +99,16 @@ static size_t oldest_held(const struct fi_deque *d)
     return FI_TS_TOP(AO_load(&d->ts));
 }
 
+/* Set a bound that a thief may zero at any time to ask for work (steal.c):
+ * keep its request, by CAS, or answer it at the next fork. */
+static void set_bound(const struct fi_deque *d, volatile AO_t *bound, struct f_task_ *value)
+{
+    AO_t old;
+    do
+        old = AO_load(bound);
+    while (!AO_compare_and_swap(bound, old, AO_load(&d->splitreq) ? 0 : (AO_t)value));
+}
+
 /* Recompute the fast paths' bounds after bottom, split, the pruned results,
  * the peak or the pruning threshold changed outside them. */
 void fi_forkjoin_bounds(struct fi_deque *d)
@@ -117,14 +127,8 @@ void fi_forkjoin_bounds(struct fi_deque *d)
     if (d->peak < limit)
         limit = d->peak;    /* a new peak goes through the slow path, once */
     d->own.prune_ = d->own.slot_ + prune;
-    d->own.peak_ = d->own.slot_ + d->peak;
-    /* A thief may zero the limit at any time to ask for work (steal.c):
-     * keep its request, by CAS, or answer it at the next fork. */
-    AO_t old;
-    do
-        old = AO_load(fi_deque_limit(d));
-    while (!AO_compare_and_swap(fi_deque_limit(d), old,
-                                AO_load(&d->splitreq) ? 0 : (AO_t)(d->own.slot_ + limit)));
+    set_bound(d, fi_deque_limit(d), d->own.slot_ + limit);
+    set_bound(d, fi_deque_peak(d), d->own.slot_ + d->peak);
 
     /* Pruned typed results lie above every slot (they are made only in a
      * full deque): while there are any, every pop goes through f_sync_typed_ or
@@ -287,6 +291,7 @@ static void remove_private(struct fi_server *me, size_t v, size_t base)
     if (k < d->npruned) {
         struct f_task_ *s = o->bottom_++;
         s->kind_ = F_KIND_DONE_;
+        s->fn_ = NULL;    /* a sync's fast path calls a slot that holds its function */
         s->result_ = d->pruned[k].result;
         memmove(&d->pruned[k], &d->pruned[k + 1], (d->npruned - k - 1) * sizeof *d->pruned);
         d->npruned--;

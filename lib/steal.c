@@ -8,8 +8,10 @@
  * owner's publication and keeps the owner from taking the slot back.  It
  * runs the filament on its own stack and deque, writes the result into the
  * victim's slot and releases `done`, which the parent's join acquires.
- * Finding nothing public, it asks (fi_steal_request); the owner then
- * publishes half of its private slots at its next fork.
+ * Finding nothing public, it asks (fi_steal_request): it zeroes the bounds
+ * of both inline forks, untyped and typed, so that the owner's next fork
+ * of either goes through the library and publishes half of its private
+ * slots.
  */
 #include "internal.h"
 #include "wait.h"
@@ -38,8 +40,10 @@ void fi_steal_publish(struct fi_server *me)
 void fi_steal_request(struct fi_server *victim)
 {
     struct fi_deque *d = &victim->deque;
-    if (AO_load(&d->splitreq) == 0 && AO_compare_and_swap(&d->splitreq, 0, 1))
+    if (AO_load(&d->splitreq) == 0 && AO_compare_and_swap(&d->splitreq, 0, 1)) {
         AO_store(fi_deque_limit(d), 0);
+        AO_store(fi_deque_peak(d), 0);
+    }
 }
 
 int fi_steal_from(struct fi_server *me, struct fi_server *victim)

@@ -155,6 +155,52 @@ START_TEST(test_deque_publish_steps)
 }
 END_TEST
 
+/*
+ * A thief's request stops typed forks too: it zeroes their bound (peak_)
+ * as well as the untyped one, so the next typed fork goes through the
+ * library and publishes.  Typed children forked and synced in reverse.
+ */
+static long typed_value(f_frame fr, long k, long unused, void *unused2)
+{
+    return 10 * k;
+}
+
+static void typed_publish_steps(long unused, long unused2, void *unused3)
+{
+    struct fi_deque *d = my_deque();
+    int alone = f_num_servers() == 1;
+    size_t base = fi_base(d);
+    f_frame fr = f_frame_here();
+    for (long k = 0; k < 4; ++k)
+        FJ_REQUIRE(f_fork_long(&fr, typed_value, k, 0, NULL) == F_OK);
+    if (alone)
+        FJ_REQUIRE(fi_bottom(d) == base + 4 && d->split == base);
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(AO_load(fi_deque_peak(d)) == 0 || !alone);
+    FJ_REQUIRE(f_fork_long(&fr, typed_value, 4, 0, NULL) == F_OK);
+    owner_invariants();
+    if (alone) {
+        FJ_REQUIRE(AO_load(&d->splitreq) == 0);
+        FJ_REQUIRE(d->split == base + 2 && fi_bottom(d) == base + 5);
+        FJ_REQUIRE(AO_load(fi_deque_peak(d)) != 0 && AO_load(fi_deque_limit(d)) != 0);
+    }
+    FJ_REQUIRE(fr == d->own.bottom_);
+    for (long k = 4; k >= 0; --k)
+        FJ_REQUIRE(f_sync_long(&fr, typed_value) == 10 * k);
+    owner_invariants();
+    FJ_REQUIRE(fi_bottom(d) == base && d->split <= base);
+}
+
+START_TEST(test_deque_typed_publish_steps)
+{
+    FJ_START(_i);
+    f_set_prune(0);
+    ck_assert_int_eq(f_fork(typed_publish_steps, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    deques_clean();
+}
+END_TEST
+
 /* Under F_PRUNE_AUTO a server prunes once it holds FI_PRUNE_DEPTH children,
  * but not while a thief's request stands: that fork publishes half of the
  * private ones first, and is then pruned, as the server holds as many. */
@@ -631,6 +677,7 @@ Suite *make_suite(void)
 
     TCase *core = fj_tcase(s, "core");
     FJ_ADD(core, test_deque_publish_steps, 0, 8);
+    FJ_ADD(core, test_deque_typed_publish_steps, 0, 8);
     FJ_ADD(core, test_deque_auto_prune_steps, 0, 8);
     FJ_ADD(core, test_deque_typed_child_base, 0, 4);
     FJ_ADD(core, test_deque_tree_invariants, 0, 32);
