@@ -145,13 +145,20 @@ static void publish_steps(long unused, long unused2, void *unused3)
     FJ_REQUIRE(fi_bottom(d) == base && atomic_load(&order_next) == 7);
 }
 
-START_TEST(test_deque_publish_steps)
+/* Run one root on loop index i's servers, pruning off, and check that
+ * the deques are clean after it. */
+static void run_steps(int i, f_func root)
 {
-    FJ_START(_i);
+    FJ_START(i);
     f_set_prune(0);
-    ck_assert_int_eq(f_fork(publish_steps, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_fork(root, 0, 0, NULL), F_OK);
     ck_assert_int_eq(fj_parallel(), F_OK);
     deques_clean();
+}
+
+START_TEST(test_deque_publish_steps)
+{
+    run_steps(_i, publish_steps);
 }
 END_TEST
 
@@ -193,11 +200,7 @@ static void typed_publish_steps(long unused, long unused2, void *unused3)
 
 START_TEST(test_deque_typed_publish_steps)
 {
-    FJ_START(_i);
-    f_set_prune(0);
-    ck_assert_int_eq(f_fork(typed_publish_steps, 0, 0, NULL), F_OK);
-    ck_assert_int_eq(fj_parallel(), F_OK);
-    deques_clean();
+    run_steps(_i, typed_publish_steps);
 }
 END_TEST
 
