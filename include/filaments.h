@@ -411,7 +411,7 @@ static inline f_frame f_frame_here_inline_(void)
         struct f_task_ *base = d->base_, *t = *fr;                                             \
         T r;                                                                                   \
         if (F_LIKELY_(t == d->bottom_ && t > base && --t >= d->floor_)) {                      \
-            if (F_LIKELY_(t->fn_ == (void (*)(void))fn)) {                                     \
+            if (F_LIKELY_(t->fn_ == (void (*)(void))fn && fn != (f_##name##_func)0)) {         \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \
                 return fn(t, t->i_, t->j_, t->arg_);                                           \

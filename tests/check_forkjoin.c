@@ -990,7 +990,9 @@ START_TEST(test_forkjoin_roots_fill_deques)
 END_TEST
 
 /* With the deque full, a typed fork is pruned and keeps its result for its
- * sync; an untyped join in between must not lose it. */
+ * sync; an untyped join in between must not lose it, and moves it into a
+ * slot of its own (F_KIND_DONE_).  A sync that names no function (NULL)
+ * still gets its fork's result, from the library. */
 static void noop(long unused, long unused2, void *unused3)
 {
 }
@@ -1001,16 +1003,19 @@ static void fill_deque(void)
         FJ_REQUIRE(f_fork(noop, 0, 0, NULL) == F_OK);
 }
 
-static void full_typed(long join_first, long unused, void *out)
+enum { FULL_JOIN_FIRST = 1, FULL_SYNC_NULL = 2 };
+
+static void full_typed(long mode, long unused, void *out)
 {
     f_frame fr = f_frame_here();
+    int by_name = !(mode & FULL_SYNC_NULL);
     fill_deque();
     FJ_REQUIRE(f_fork_long(&fr, ret, 42, 0, NULL) == F_OK);
     FJ_REQUIRE(f_fork_double(&fr, half, 3, 0, NULL) == F_OK);
-    if (join_first)
+    if (mode & FULL_JOIN_FIRST)
         FJ_REQUIRE(f_join() == F_OK);
-    double d = f_sync_double(&fr, half);
-    long l = f_sync_long(&fr, ret);
+    double d = f_sync_double(&fr, by_name ? half : NULL);
+    long l = f_sync_long(&fr, by_name ? ret : NULL);
     FJ_REQUIRE(f_join() == F_OK);
     ((double *)out)[0] = d;
     ((double *)out)[1] = (double)l;
@@ -1032,12 +1037,16 @@ START_TEST(test_forkjoin_full_deque_typed_join_first)
 {
     FJ_START(_i);
     f_set_prune(0);
-    double out[2] = { -1, -1 };
-    ck_assert_int_eq(f_fork(full_typed, 1, 0, out), F_OK);
-    ck_assert_int_eq(fj_parallel(), F_OK);
-    ck_assert_msg(out[0] == 1.5 && out[1] == 42.0,
-                  "pruned typed results lost by a join: sync_double %g (1.5), sync_long %g (42)",
-                  out[0], out[1]);
+    for (long mode = FULL_JOIN_FIRST; mode <= (FULL_JOIN_FIRST | FULL_SYNC_NULL);
+         mode += FULL_SYNC_NULL) {
+        double out[2] = { -1, -1 };
+        ck_assert_int_eq(f_fork(full_typed, mode, 0, out), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        ck_assert_msg(out[0] == 1.5 && out[1] == 42.0,
+                      "pruned typed results lost by a join (mode %ld): sync_double %g (1.5), "
+                      "sync_long %g (42)",
+                      mode, out[0], out[1]);
+    }
 }
 END_TEST
 
