@@ -458,6 +458,7 @@ F_API void f_free_reduction(f_reduction *r);
 F_API double f_reduction_value(const f_reduction *r);
 F_API void f_reduction_reset(f_reduction *r);
 F_API void f_reduce(f_reduction *r, double v);
+F_API double *f_reduction_local(f_reduction *r);
 
 /* Bytes from a reduction's first slot to the calling server's: its index
  * times the cache line; 0 outside the servers (private). */
@@ -502,6 +503,10 @@ static inline void f_reduce_max(f_reduction *r, double v)
     if (v > *slot)
         *slot = v;
 }
+
+/* The calling server's slot, for a filament that folds its values in
+ * itself: taken first, it is loaded ahead of the filament's own stores. */
+#define f_reduction_local(r) f_reduce_slot_((r))
 
 /* ----------------------------------------------------------------- locks */
 

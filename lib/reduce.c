@@ -77,6 +77,11 @@ void (f_reduce)(f_reduction *r, double v)
     f_reduce_inline_(r, v);
 }
 
+double *(f_reduction_local)(f_reduction *r)
+{
+    return r == NULL ? NULL : f_reduction_local(r);
+}
+
 double f_reduction_value(const f_reduction *r)
 {
     if (r == NULL)

@@ -2,7 +2,8 @@
  * check_reduce.c - suite "reduce": reductions over doubles [paper §2.2].
  * Identities of new and reset reductions, F_SUM/F_MIN/F_MAX from every
  * server, accumulation across runs until reset, the value in barrier code,
- * and the function form (f_reduce)(r, v) beside the inline macro.
+ * the function form (f_reduce)(r, v) beside the inline macro, and folding
+ * through the server's own slot (f_reduction_local).
  */
 #include <math.h>
 
@@ -41,7 +42,8 @@ START_TEST(test_reduce_identities)
 }
 END_TEST
 
-/* Every filament reduces its own value: exact integer sums, the true min and max. */
+/* Every filament reduces its own value: exact integer sums, the true min
+ * and max; by the macro, the function, or its server's slot (j = 0, 1, 2). */
 struct many_job {
     f_reduction *sum, *min, *max, *fsum;
     atomic_int bad;
@@ -55,6 +57,12 @@ static void many_fn(long i, long j, void *arg)
         f_reduce(m->sum, v);
         f_reduce(m->min, v);
         f_reduce(m->max, v);
+    } else if (j == 2) {
+        double *sum = f_reduction_local(m->sum), *min = (f_reduction_local)(m->min);
+        double *max = f_reduction_local(m->max);
+        *sum += v;
+        *min = fmin(*min, v);
+        *max = fmax(*max, v);
     } else {
         (f_reduce)(m->sum, v);
         (f_reduce)(m->min, v);
@@ -80,7 +88,7 @@ START_TEST(test_reduce_from_all_servers)
         want_min = fmin(want_min, v);
         want_max = fmax(want_max, v);
         int where = i % 3 == 0 ? F_ANY : (int)(i % n);
-        T_REQUIRE_EQ(f_rtc_thread(where, many_fn, i, i % 2, &m), F_OK);
+        T_REQUIRE_EQ(f_rtc_thread(where, many_fn, i, i % 3, &m), F_OK);
     }
     ck_assert_int_eq(f_parallel(), F_OK);
     ck_assert(f_reduction_value(m.sum) == want_sum);
@@ -88,6 +96,48 @@ START_TEST(test_reduce_from_all_servers)
     ck_assert(f_reduction_value(m.max) == want_max);
     ck_assert(f_reduction_value(m.fsum) == (double)count);
     ck_assert(want_min == -500.0 && want_max == 500.0);
+}
+END_TEST
+
+/* f_reduction_local is the calling server's slot: one per server, the same
+ * for every filament there, and server 0's from the main thread; the
+ * function form returns NULL for NULL. */
+static double *_Atomic local_seen[64];
+static atomic_int local_bad;
+
+static void local_fn(long i, long j, void *arg)
+{
+    double *p = f_reduction_local((f_reduction *)arg);
+    double *none = NULL;
+    if (p != (f_reduction_local)((f_reduction *)arg) ||
+        (!atomic_compare_exchange_strong(&local_seen[f_my_server()], &none, p) && none != p))
+        atomic_fetch_add(&local_bad, 1);
+}
+
+START_TEST(test_reduce_local_slots)
+{
+    int n = t_start_loop(_i);
+    f_reduction *r = f_new_reduction(F_SUM);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_ptr_null((f_reduction_local)(NULL));
+    ck_assert_int_le(n, 64);
+    atomic_store(&local_bad, 0);
+    for (int s = 0; s < n; ++s) {
+        atomic_store(&local_seen[s], NULL);
+        for (int k = 0; k < 50; ++k)
+            ck_assert_int_eq(f_rtc_thread(s, local_fn, s, k, r), F_OK);
+    }
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&local_bad), 0);
+    for (int s = 0; s < n; ++s) {
+        ck_assert_ptr_nonnull(atomic_load(&local_seen[s]));
+        for (int t = 0; t < s; ++t)
+            ck_assert_ptr_ne(atomic_load(&local_seen[s]), atomic_load(&local_seen[t]));
+    }
+    ck_assert_ptr_eq(f_reduction_local(r), atomic_load(&local_seen[0]));
+    *f_reduction_local(r) += 2.5;
+    ck_assert(f_reduction_value(r) == 2.5);
+    f_free_reduction(r);
 }
 END_TEST
 
@@ -251,6 +301,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_reduce_identities, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_reduce_from_all_servers, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_reduce_min_max_one_server, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_reduce_local_slots, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_reduce_accumulates_across_runs, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_reduce_in_barrier_code, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_reduce_many_reductions, 0, T_NCOUNTS);
