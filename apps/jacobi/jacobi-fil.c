@@ -4,8 +4,10 @@
  * (i - 1) * nservers / n), created with j increasing along each row so that
  * each row of a strip is one run.
  *
- * relax() computes one point and folds its change into an F_MAX reduction
- * (f_reduce_max: the operation is known, so there is no dispatch).
+ * relax() computes one point and folds its change into an F_MAX reduction,
+ * through its server's slot, which it takes first (f_reduction_local), so
+ * that the slot is loaded before the point's store, not after it: without
+ * a range version, Jacobi runs 10% faster so (f_reduction(3)).
  * relax_range() is its range version, the loop over a run that the library
  * calls once per row when f_set_range_version names it (--impl=fil); without
  * it (--impl=fil-norange) the library calls relax() per point.  It is
@@ -30,7 +32,10 @@ static inline void relax(long i, long j, void *arg)
 {
     struct fil *f = arg;
     struct jacobi *g = f->g;
-    f_reduce_max(f->maxdiff, jacobi_point(g->old, g->new, g->w, i, j));
+    double *max = f_reduction_local(f->maxdiff);
+    double d = jacobi_point(g->old, g->new, g->w, i, j);
+    if (d > *max)
+        *max = d;
 }
 
 static void relax_range(long i, long j_begin, long j_end, void *arg)
