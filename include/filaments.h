@@ -468,15 +468,19 @@ extern F_API __thread size_t f_self_slot_ __attribute__((tls_model("initial-exec
 extern F_API _Thread_local size_t f_self_slot_;
 #endif
 
-static inline double *f_reduce_slot_(f_reduction *r)
+/* The calling server's slot, which every fast path below folds into, and
+ * which a filament may fold into itself (f_reduction_local): taken first,
+ * it is loaded ahead of the filament's own stores. */
+static inline double *f_reduction_local_inline_(f_reduction *r)
 {
     return (double *)((char *)r->slots_ + f_self_slot_);
 }
+#define f_reduction_local(r) f_reduction_local_inline_((r))
 
 /* Fast path: no call, no lock; the server's own slot.  (f_reduce)(r, v) is the function. */
 static inline void f_reduce_inline_(f_reduction *r, double v)
 {
-    double *slot = f_reduce_slot_(r);
+    double *slot = f_reduction_local(r);
     switch (r->op_) {
     case F_SUM: *slot += v; break;
     case F_MIN: if (v < *slot) *slot = v; break;
@@ -490,23 +494,19 @@ static inline void f_reduce_inline_(f_reduction *r, double v)
  * the operation, so a loop over points (a range version) keeps only the
  * compare or the add.  Use each only on a reduction made with its op.
  */
-static inline void f_reduce_sum(f_reduction *r, double v) { *f_reduce_slot_(r) += v; }
+static inline void f_reduce_sum(f_reduction *r, double v) { *f_reduction_local(r) += v; }
 static inline void f_reduce_min(f_reduction *r, double v)
 {
-    double *slot = f_reduce_slot_(r);
+    double *slot = f_reduction_local(r);
     if (v < *slot)
         *slot = v;
 }
 static inline void f_reduce_max(f_reduction *r, double v)
 {
-    double *slot = f_reduce_slot_(r);
+    double *slot = f_reduction_local(r);
     if (v > *slot)
         *slot = v;
 }
-
-/* The calling server's slot, for a filament that folds its values in
- * itself: taken first, it is loaded ahead of the filament's own stores. */
-#define f_reduction_local(r) f_reduce_slot_((r))
 
 /* ----------------------------------------------------------------- locks */
 

@@ -103,10 +103,16 @@ static size_t oldest_held(const struct fi_deque *d)
  * keep its request, by CAS, or answer it at the next fork. */
 static void set_bound(const struct fi_deque *d, volatile AO_t *bound, struct f_task_ *value)
 {
-    AO_t old;
-    do
-        old = AO_load(bound);
-    while (!AO_compare_and_swap(bound, old, AO_load(&d->splitreq) ? 0 : (AO_t)value));
+    for (;;) {
+        /* Acquire: a thief sets splitreq (a full CAS) before it zeroes the
+         * bound, so having seen the zero we see the request. */
+        AO_t old = AO_load_acquire(bound);
+        AO_t want = AO_load(&d->splitreq) ? 0 : (AO_t)value;
+        /* Unchanged (most calls move one bound only): no CAS.  A request
+         * whose zero we did not see zeroes the bound after this. */
+        if (old == want || AO_compare_and_swap(bound, old, want))
+            return;
+    }
 }
 
 /* Recompute the fast paths' bounds after bottom, split, the pruned results,
