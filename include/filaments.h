@@ -393,8 +393,11 @@ static inline f_frame f_frame_here_inline_(void)
                                               void *arg)                                       \
     {                                                                                          \
         struct f_deque_ *d = f_deque_;                                                         \
-        struct f_task_ *t = *fr;                                                               \
+        struct f_task_ *t;                                                                     \
         int rc;                                                                                \
+        if (fr == (f_frame *)0)  /* no frame to move: nothing forked */                        \
+            return F_EINVAL;                                                                   \
+        t = *fr;                                                                               \
         if (F_LIKELY_(t == d->bottom_ && t < F_LOAD_BOUND_(&d->peak_) &&                       \
                       fn != (f_##name##_func)0)) {                                             \
             f_write_slot_(d, t, KIND, (void (*)(void))fn, i, j, arg);                          \
@@ -408,8 +411,11 @@ static inline f_frame f_frame_here_inline_(void)
     static inline T f_sync_##name##_inline_(f_frame *fr, f_##name##_func fn)                   \
     {                                                                                          \
         struct f_deque_ *d = f_deque_;                                                         \
-        struct f_task_ *base = d->base_, *t = *fr;                                             \
+        struct f_task_ *base = d->base_, *t;                                                   \
         T r;                                                                                   \
+        if (fr == (f_frame *)0)  /* as its fork: nothing to sync */                            \
+            return (T)0;                                                                       \
+        t = *fr;                                                                               \
         if (F_LIKELY_(t == d->bottom_ && t > base && --t >= d->floor_)) {                      \
             if (F_LIKELY_(t->fn_ == (void (*)(void))fn && fn != (f_##name##_func)0)) {         \
                 d->bottom_ = t;                                                                \

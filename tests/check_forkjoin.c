@@ -489,7 +489,8 @@ END_TEST
 
 /* The frame is a hint: where untyped forks made it out of date, or it is
  * no frame at all, a typed fork or sync goes through the library, which
- * does it right and sets the frame to the bottom (f_fork(3)). */
+ * does it right and sets the frame to the bottom (f_fork(3)).  No frame
+ * pointer is a bad argument. */
 static long stale_frame(f_frame fr, long n, long unused, void *out)
 {
     long *o = out, u = -1, w = -1;
@@ -502,6 +503,15 @@ static long stale_frame(f_frame fr, long n, long unused, void *out)
     f_frame none = NULL;
     FJ_REQUIRE(f_fork_long(&none, ret, 3, 0, NULL) == F_OK);
     v += f_sync_long(&none, ret);
+    /* No frame pointer at all: a bad argument, nothing forked or synced. */
+    f_frame here = f_frame_here();
+    FJ_REQUIRE(f_fork_long(NULL, ret, 5, 0, NULL) == F_EINVAL);
+    FJ_REQUIRE((f_fork_long)(NULL, ret, 5, 0, NULL) == F_EINVAL);
+    FJ_REQUIRE(f_fork_double(NULL, half, 5, 0, NULL) == F_EINVAL);
+    FJ_REQUIRE(f_frame_here() == here);
+    FJ_REQUIRE(f_sync_long(NULL, ret) == 0 && (f_sync_long)(NULL, ret) == 0);
+    FJ_REQUIRE(f_sync_double(NULL, half) == 0.0 && f_sync_ptr(NULL, NULL) == NULL);
+    FJ_REQUIRE(f_frame_here() == here);
     FJ_REQUIRE(f_join() == F_OK);
     return v + u + w;
 }
