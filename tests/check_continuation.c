@@ -147,9 +147,9 @@ END_TEST
  * told (--with-cache-line, 64 by default; config.h has it), so that two
  * servers never write the same line.  The reduction slots likewise.
  *
- * KNOWN LIBRARY BUG (fails when configured --with-cache-line=128): no file
- * in lib/ includes config.h, so lib/atomic.h always falls back to 64 and
- * the configure option changes nothing.
+ * The test follows the configured line (CONFIGURED_CACHE_LINE), so a build
+ * --with-cache-line=128 checks that lib/ reads config.h: before b85203c it
+ * did not, and the option changed nothing.
  */
 START_TEST(test_continuation_cache_line_stride)
 {

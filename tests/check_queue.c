@@ -258,13 +258,12 @@ END_TEST
  * claims too, as a server does with its own F_ANY queue).  A bitmap shows
  * every descriptor claimed exactly once; each claimed batch is FIFO.
  *
- * KNOWN LIBRARY BUG (shows under --enable-sanitizer=thread as data races on
- * a new chunk's head/tail/next, reported from fi_queue_claim,
- * fi_queue_nonempty, fi_queue_length): a claimer that moves q->first to the
- * next chunk does so with a relaxed CAS, and the others read q->first with
- * a relaxed load, so the chunk's initialization (and slot[0], published by
- * a relaxed store of tail = 1) is not ordered before their reads.  Harmless
- * on x86; on weak memory a thief may read a stale head, tail or cap.
+ * Under --enable-sanitizer=thread it also checks the ordering: a claimer
+ * that moves q->first to a new chunk releases it (CAS), and every reader
+ * acquires it, so the chunk's head, tail and cap, and slot[0] (released
+ * with tail = 1), are seen initialized.  With relaxed moves and loads of
+ * first (before b85203c) ThreadSanitizer reported races here, from
+ * fi_queue_claim, fi_queue_nonempty and fi_queue_length.
  */
 #define CLAIM_N 200000L
 struct claim_job {
