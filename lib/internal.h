@@ -67,7 +67,8 @@ struct fi_server {
     /* Owner only. */
     _Alignas(FI_CACHE_LINE) struct fi_queue pinned;
     int index;
-    int in_barrier;  /* running a phase's sequential code: no filaments may be created */
+    int in_barrier;  /* running a phase's sequential code, or its children: no RTC or
+                        iterative filament may be created */
     int at_work;     /* has had work in this run (fi_lib.unstarted) */
     unsigned steal_seed;
     pthread_t thread;

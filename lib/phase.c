@@ -105,6 +105,10 @@ int fi_phase_barrier_code(struct fi_server *me, int phase)
         return F_NOTDONE;
     me->in_barrier = 1;
     int verdict = ph->seq(ph->arg);
+    /* The children it left unjoined are barrier code too: they run here
+     * and now, before the next pass or the end of the run (f_fork(3)).
+     * The deque held nothing before: the episode's work was all done. */
+    fi_forkjoin_drain(me);
     me->in_barrier = 0;
     return verdict;
 }

@@ -269,6 +269,58 @@ START_TEST(test_forkjoin_in_barrier)
 }
 END_TEST
 
+/* Barrier code that returns with children unjoined: they run before the
+ * next pass (whose filaments see all of them done) and before f_parallel
+ * returns after F_DONE, on the barrier's server; they are barrier code too,
+ * so they may not create run-to-completion filaments. */
+static struct {
+    int passes, server;
+    atomic_int ran, elsewhere, created, late;
+} left;
+
+static void left_child(long unused, long unused2, void *unused3)
+{
+    if (f_my_server() != left.server)
+        atomic_fetch_add(&left.elsewhere, 1);
+    if (f_rtc_thread(0, where, 0, 0, NULL) != F_ESTATE)
+        atomic_fetch_add(&left.created, 1);
+    atomic_fetch_add(&left.ran, 1);
+}
+
+static void left_iter(long k, long unused, void *unused2)
+{
+    if (atomic_load(&left.ran) != 40 * left.passes)
+        atomic_fetch_add(&left.late, 1);
+}
+
+static int left_seq(void *arg)
+{
+    left.server = f_my_server();
+    for (int k = 0; k < 40; ++k)
+        if (f_fork(left_child, 0, 0, NULL) != F_OK)
+            atomic_fetch_add(&left.late, 1000);
+    return ++left.passes == 5 ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_forkjoin_barrier_leaves_children)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    memset(&left, 0, sizeof left);
+    ck_assert_int_ge(f_new_barrier(left_seq, NULL), 0);
+    for (int k = 0; k < 4 * f_num_servers(); ++k)
+        ck_assert_int_eq(f_iterative_thread(k % f_num_servers(), left_iter, k, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(left.passes, 5);
+    ck_assert_int_eq(atomic_load(&left.ran), 5 * 40);
+    ck_assert_int_eq(atomic_load(&left.late), 0);
+    ck_assert_int_eq(atomic_load(&left.elsewhere), 0);
+    ck_assert_int_eq(atomic_load(&left.created), 0);
+    ck_assert_int_eq(fj_parallel(), F_OK);    /* nothing was left for this run */
+    ck_assert_int_eq(atomic_load(&left.ran), 5 * 40);
+}
+END_TEST
+
 /* ------------------------------------------------------- many roots */
 
 #define ROOTS 1000
@@ -1549,6 +1601,7 @@ Suite *make_suite(void)
     FJ_ADD(core, test_forkjoin_in_rtc, 0, 16);
     FJ_ADD(core, test_forkjoin_in_iterative, 0, 16);
     FJ_ADD(core, test_forkjoin_in_barrier, 0, 16);
+    FJ_ADD(core, test_forkjoin_barrier_leaves_children, 0, 16);
     FJ_ADD(core, test_forkjoin_many_roots, 0, 16);
     FJ_ADD(core, test_forkjoin_typed, 0, 16);
     FJ_ADD(core, test_forkjoin_typed_mixed, 0, 16);
