@@ -238,6 +238,18 @@ static void idle_iter(long k, long unused, void *unused2)
     fj_spin(100);
 }
 
+/* One phase of 4 iterative filaments per server and barrier code `seq`,
+ * run with test _i's servers and pruning mode. */
+static void run_barrier_phase(int _i, f_seq_func seq, f_func iter)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    ck_assert_int_ge(f_new_barrier(seq, NULL), 0);
+    for (int k = 0; k < 4 * f_num_servers(); ++k)
+        ck_assert_int_eq(f_iterative_thread(k % f_num_servers(), iter, k, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+}
+
 /* Barrier code forks and joins; it runs alone, so its children run on its
  * own server (f_fork(3)). */
 static int bar_seq(void *arg)
@@ -256,13 +268,8 @@ static int bar_seq(void *arg)
 
 START_TEST(test_forkjoin_in_barrier)
 {
-    FJ_START(_i);
-    f_set_prune(prune_mode(_i));
     memset(&bar, 0, sizeof bar);
-    ck_assert_int_ge(f_new_barrier(bar_seq, NULL), 0);
-    for (int k = 0; k < 4 * f_num_servers(); ++k)
-        ck_assert_int_eq(f_iterative_thread(k % f_num_servers(), idle_iter, k, 0, NULL), F_OK);
-    ck_assert_int_eq(fj_parallel(), F_OK);
+    run_barrier_phase(_i, bar_seq, idle_iter);
     ck_assert_int_eq(bar.passes, 6);
     ck_assert_int_eq(bar.bad, 0);
     ck_assert_int_eq(atomic_load(&bar.elsewhere), 0);
@@ -304,13 +311,8 @@ static int left_seq(void *arg)
 
 START_TEST(test_forkjoin_barrier_leaves_children)
 {
-    FJ_START(_i);
-    f_set_prune(prune_mode(_i));
     memset(&left, 0, sizeof left);
-    ck_assert_int_ge(f_new_barrier(left_seq, NULL), 0);
-    for (int k = 0; k < 4 * f_num_servers(); ++k)
-        ck_assert_int_eq(f_iterative_thread(k % f_num_servers(), left_iter, k, 0, NULL), F_OK);
-    ck_assert_int_eq(fj_parallel(), F_OK);
+    run_barrier_phase(_i, left_seq, left_iter);
     ck_assert_int_eq(left.passes, 5);
     ck_assert_int_eq(atomic_load(&left.ran), 5 * 40);
     ck_assert_int_eq(atomic_load(&left.late), 0);
