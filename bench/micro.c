@@ -106,7 +106,7 @@ static void check(int rc, const char *what)
 
 void micro_empty(long i, long j, void *arg);
 long micro_empty_long(f_frame fr, long i, long j, void *arg);
-void micro_rtc_create(long n, long row);
+void micro_rtc_create(long n, long row, long step);
 
 __attribute__((noinline)) void micro_empty(long i, long j, void *arg)
 {
@@ -142,24 +142,26 @@ static void bench_proc(const struct options *o, double *ns)
  * n filaments in rows of `row`, as a grid program creates them (matmul: i
  * per row, j per point), so that no two have the same (i, j).  With i = j
  * = k, gcc 12 at -O2 writes the two equal words as one vector store, three
- * instructions for two.
+ * instructions for two.  j goes up by `step`: by 2 no two filaments are
+ * consecutive points of a row, which the library would pack (rtc-rows).
  */
-__attribute__((noinline)) void micro_rtc_create(long n, long row)
+__attribute__((noinline)) void micro_rtc_create(long n, long row, long step)
 {
     for (long i = 0; i * row < n; ++i) {
         long points = n - i * row < row ? n - i * row : row;
-        for (long j = 0; j < points; ++j)
+        for (long j = 0; j < points * step; j += step)
             check(f_rtc_thread(0, micro_empty, i, j, NULL), "f_rtc_thread");
     }
 }
 
-/* ns per filament: creation and run, or (create_only) creation alone. */
-static void bench_rtc(const struct options *o, double *ns, int create_only)
+/* ns per filament: creation and run, or (create_only) creation alone; j
+ * going up by step. */
+static void bench_rtc(const struct options *o, double *ns, int create_only, long step)
 {
     check(f_initialize(o->servers), "f_initialize");
     for (int r = 0; r < o->rounds; ++r) {
         double t0 = now_ns();
-        micro_rtc_create(o->count, o->row);
+        micro_rtc_create(o->count, o->row, step);
         double t1 = now_ns();
         check(f_parallel(), "f_parallel");
         double t2 = now_ns();
@@ -496,7 +498,7 @@ static int bench_bytes(const struct options *o)
 
 /* ---------------------------------------------------------------- main */
 
-enum bench { PROC, RTC, RTC_CREATE, ITER, ITER_RUNS, ITER_RANGE, BARRIER, BARRIER_FIL, PARALLEL,
+enum bench { PROC, RTC, RTC_CREATE, RTC_ROWS, ITER, ITER_RUNS, ITER_RANGE, BARRIER, BARRIER_FIL, PARALLEL,
              FORK_JOIN, FORK_JOIN_STOLEN, FORK_SYNC, BYTES, LIST, NBENCH };
 
 static const struct {
@@ -504,8 +506,9 @@ static const struct {
     const char *help;
 } benches[NBENCH] = {
     [PROC] = { "proc", "an empty procedure call (the baseline)" },
-    [RTC] = { "rtc", "an empty RTC filament, created on server 0 (rows of --row) and run" },
+    [RTC] = { "rtc", "an empty RTC filament, created on server 0 (rows of --row, every other j) and run" },
     [RTC_CREATE] = { "rtc-create", "its creation alone" },
+    [RTC_ROWS] = { "rtc-rows", "the same in rows of --row consecutive j, which the library packs" },
     [ITER] = { "iter", "an empty iterative filament per pass, a run of its own" },
     [ITER_RUNS] = { "iter-runs", "the same, in rows of --row consecutive j (runs)" },
     [ITER_RANGE] = { "iter-range", "the same rows, run by a range version" },
@@ -607,7 +610,8 @@ int main(int argc, char **argv)
     switch (b) {
     case PROC: bench_proc(&o, ns); break;
     case RTC:
-    case RTC_CREATE: bench_rtc(&o, ns, b == RTC_CREATE); break;
+    case RTC_CREATE: bench_rtc(&o, ns, b == RTC_CREATE, 2); break;
+    case RTC_ROWS: bench_rtc(&o, ns, 0, 1); break;
     case ITER: bench_iter(&o, ns, ALONE); break;
     case ITER_RUNS: bench_iter(&o, ns, RUNS); break;
     case ITER_RANGE: bench_iter(&o, ns, RANGE); break;
@@ -628,7 +632,7 @@ int main(int argc, char **argv)
     printf("what=%s servers=%d count=%ld", o.what, o.servers, o.count);
     if (b == ITER || b == ITER_RUNS || b == ITER_RANGE)
         printf(" passes=%ld", o.passes);
-    if (b == ITER_RUNS || b == ITER_RANGE)
+    if (b == ITER_RUNS || b == ITER_RANGE || b == RTC_ROWS)
         printf(" row=%ld", o.row);
     printf(" rounds=%d", o.rounds);
     print_stat(key, "", ns, o.rounds);

@@ -73,6 +73,10 @@ struct fi_server {
     unsigned steal_seed;
     pthread_t thread;
     struct f_stats stats;
+    /* Main thread, between runs: slots [0, packed) of pinned's chunk
+     * pack_chunk are packed; SIZE_MAX: that chunk is packed for good (rtc.c). */
+    struct fi_chunk *pack_chunk;
+    size_t packed;
 };
 
 /* What the episode that has just begun is [paper §4.4]. */
@@ -186,6 +190,7 @@ FI_HIDDEN void fi_rtc_discard(struct fi_server *s);
 
 /* phase.c */
 FI_HIDDEN void fi_phase_pass(struct fi_server *me, int phase);
+FI_HIDDEN void fi_run_row(f_func fn, long i, long j_first, long j_last, void *arg);
 FI_HIDDEN void fi_phases_free(void);
 FI_HIDDEN int fi_phases_count(void);
 FI_HIDDEN int fi_phase_barrier_code(struct fi_server *me, int phase);

@@ -316,6 +316,15 @@ static inline int run_one(const struct fi_run *r, struct range_cache *c, int bac
     return 0;
 }
 
+/* Call fn for the points j_first .. j_last of row i, j increasing, as a
+ * forward pass runs a run: the packed rows of RTC filaments (rtc.c). */
+void fi_run_row(f_func fn, long i, long j_first, long j_last, void *arg)
+{
+    struct fi_run r = { fn, arg, i, j_first, j_last };
+    struct range_cache c = { NULL, NULL };
+    run_one(&r, &c, 0);
+}
+
 /*
  * One pass over a server's runs, in alternate directions [paper §4.4] -
  * unless the pass called a range version.  A range version walks its row

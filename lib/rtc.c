@@ -11,6 +11,8 @@
  * F_ANY filaments sit in a shared queue: the owner claims them in batches,
  * an idle server claims up to half of what is left, oldest first.
  */
+#include <stdint.h>
+
 #include "internal.h"
 #include "wait.h"
 
@@ -104,11 +106,103 @@ static void close_cursor(int server)
 void fi_rtc_cursors_open(int open)
 {
     for (int s = 0; s < fi_lib.nservers; ++s) {
-        if (open)
+        if (open) {
+            fi_lib.servers[s].pack_chunk = NULL;    /* the queues were emptied */
             open_cursor(s);
-        else
+        } else {
             close_cursor(s);
+        }
     }
+}
+
+/* ------------------------------------------------------------------- rows */
+
+/*
+ * Rows (beyond the paper, as the runs of iterative filaments are).  A grid
+ * program creates a filament per point, row by row: matmul n = 1000 creates
+ * 1 000 000 inner products, 32 MiB of descriptors that the main thread
+ * writes into fresh pages while every server waits for f_parallel (a 2-server
+ * run took 1.036 times the coarse-grain program's time, the difference
+ * being that creation).  So when the main thread's cursor has filled a
+ * chunk that ends in a row - three or more filaments of the same fn, i and
+ * arg with consecutive j - the library packs the chunk's new descriptors
+ * before it takes another chunk: the points of each such row after the
+ * first become one descriptor, a call of run_rest, and the cursor goes on
+ * in the room freed.  A row then takes two slots of a chunk that stays in
+ * the cache: its points cost the scan that packs them (about as many
+ * instructions as their creation) instead of fresh memory, and creation in
+ * matmul's rows took 2.6 ms instead of 6.6 (1 000 000 filaments).  Other
+ * filaments pay one test per chunk, and each descriptor is packed at most
+ * once.  The server calls a row's points in the order they were created, as
+ * a forward pass calls a run's: by fn's range version, if the program named
+ * one.
+ */
+
+/* The points of the row after its first, `first`: j + 1 .. j_last. */
+static void run_rest(long unused, long j_last, void *first)
+{
+    const struct fi_desc *a = first;
+    fi_run_row(a->fn, a->i, a->j + 1, j_last, a->arg);
+    /* The queue counted this descriptor as one filament. */
+    fi_self->stats.filaments_run += (unsigned long)j_last - (unsigned long)a->j - 1;
+}
+
+/* Does d extend the row that begins at `first` and ends at `last`, the
+ * descriptor after it: either a packed rest, or the row's second point? */
+static int extends_row(const struct fi_desc *first, const struct fi_desc *last,
+                       const struct fi_desc *d)
+{
+    if (d->fn != first->fn || d->i != first->i || d->arg != first->arg ||
+        last->j == LONG_MAX || d->j != last->j + 1)
+        return 0;
+    return last->fn == run_rest ||
+           (last->fn == d->fn && last->i == d->i && last->arg == d->arg && first->j != LONG_MAX &&
+            last->j == first->j + 1);
+}
+
+/* Pack [from, end) in place, after the packed slots [start, from): return
+ * the new end. */
+static struct fi_desc *pack_rows(struct fi_desc *start, struct fi_desc *from,
+                                 struct fi_desc *end)
+{
+    struct fi_desc *out = from;
+    for (const struct fi_desc *d = from; d < end; ++d) {
+        if (out - start < 2 || !extends_row(out - 2, out - 1, d)) {
+            *out++ = *d;
+            continue;
+        }
+        /* The row goes on: find where it ends, then store it once. */
+        f_func fn = d->fn;
+        long i = d->i, j = d->j;
+        void *arg = d->arg;
+        for (; d + 1 < end && j != LONG_MAX; ++d, ++j)
+            if (d[1].j != j + 1 || d[1].fn != fn || d[1].i != i || d[1].arg != arg)
+                break;
+        out[-1] = (struct fi_desc){ run_rest, 0, j, out - 2 };
+    }
+    return out;
+}
+
+/*
+ * The cursor of server s has filled its chunk: pack it if it ends in a row.
+ * Packing that frees less than an eighth of the chunk is the chunk's last,
+ * so that a row begun at the end of a chunk of other filaments does not
+ * come back here for every point.
+ */
+static void pack_full_chunk(struct fi_server *s)
+{
+    struct fi_chunk *c = s->pinned.last;
+    size_t head = AO_load(&c->head), tail = AO_load(&c->tail);
+    if (c != s->pack_chunk) {
+        s->pack_chunk = c;
+        s->packed = head;
+    }
+    if (tail != c->cap || s->packed == SIZE_MAX || tail - head < 3 ||
+        !extends_row(&c->slot[tail - 3], &c->slot[tail - 2], &c->slot[tail - 1]))
+        return;
+    size_t end = (size_t)(pack_rows(&c->slot[head], &c->slot[s->packed], &c->slot[tail]) - c->slot);
+    AO_store(&c->tail, end);
+    s->packed = tail - end < c->cap / 8 ? SIZE_MAX : end;
 }
 
 /* ----------------------------------------------------------------- create */
@@ -127,6 +221,7 @@ int fi_rtc_create(int server, const struct fi_desc *d)
             return fi_queue_push(&fi_lib.servers[server].any, d);
         }
         close_cursor(server);
+        pack_full_chunk(&fi_lib.servers[server]);
         int rc = fi_queue_push(&fi_lib.servers[server].pinned, d);
         open_cursor(server);    /* on a new chunk, perhaps */
         return rc;

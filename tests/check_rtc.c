@@ -3,7 +3,8 @@
  * Placement on a given server, F_ANY (each runs once; idle servers steal),
  * filaments that create filaments while the run goes on (on their own
  * server, on another one through its inbox, F_ANY), long chains across the
- * servers, arguments passed exactly, and the statistics of a run.
+ * servers, arguments passed exactly, the statistics of a run, and rows
+ * (which the library packs) run as created.
  */
 #include <limits.h>
 #include <stdint.h>
@@ -358,6 +359,212 @@ START_TEST(test_rtc_any_burst_from_filament)
 }
 END_TEST
 
+/*
+ * Rows.  The library packs what the main thread creates in rows (same fn,
+ * i and arg, consecutive j) once a chunk fills (rtc.c): whatever the mix,
+ * each server must still run exactly what it was given, in the order it was
+ * given.  Every filament logs a value made of its fn, i, j and arg, and
+ * main keeps the same values in creation order.
+ */
+#define ROW_MAX 700     /* rows across the 256-slot first chunk, and shorter */
+
+struct row_job {
+    struct t_logs *logs;
+    long *want[F_RTC_CURSORS_];
+    size_t nwant[F_RTC_CURSORS_];
+    int arg[2];
+    long last_i[F_RTC_CURSORS_], next_j[F_RTC_CURSORS_];  /* per server: where to go on */
+    atomic_long any_ran;
+    atomic_long range_calls;
+};
+
+static long row_value(int fn, long i, long j, int arg)
+{
+    unsigned long v = ((unsigned long)i * 1000003u + (unsigned long)j) * 4u;
+    return (long)(v + (unsigned long)(fn * 2 + arg));
+}
+
+static int row_arg(struct row_job *job, void *arg)
+{
+    return arg == &job->arg[1];
+}
+
+/* Two point functions (a row never mixes them), from the arg's job. */
+static struct row_job *row_job_of(void *arg)
+{
+    int *a = arg;
+    return (struct row_job *)((char *)(a - *a) - offsetof(struct row_job, arg));
+}
+
+static void row_point0(long i, long j, void *arg)
+{
+    struct row_job *job = row_job_of(arg);
+    t_log(job->logs, row_value(0, i, j, row_arg(job, arg)));
+}
+
+static void row_point1(long i, long j, void *arg)
+{
+    struct row_job *job = row_job_of(arg);
+    t_log(job->logs, row_value(1, i, j, row_arg(job, arg)));
+}
+
+static void row_range1(long i, long j_begin, long j_end, void *arg)
+{
+    atomic_fetch_add(&row_job_of(arg)->range_calls, 1);
+    for (long j = j_begin; j < j_end; ++j)
+        row_point1(i, j, arg);
+}
+
+static void row_vararg(const f_value *args)
+{
+    struct row_job *job = args[0].p;
+    t_log(job->logs, row_value(2, args[1].l, args[2].l, 0));
+}
+
+static void row_any(long i, long j, void *arg)
+{
+    atomic_fetch_add(&((struct row_job *)arg)->any_ran, 1);
+}
+
+static void row_want(struct row_job *job, int server, long v)
+{
+    T_REQUIRE(job->nwant[server] < job->logs->cap);
+    job->want[server][job->nwant[server]++] = v;
+}
+
+/* One creation step of random shape on server s; how many filaments.
+ * Shape 3 goes on where s's last row stopped, with the same fn and arg or
+ * not; shape 7 crosses LONG_MAX (where no row may go on). */
+static long row_create(struct row_job *job, int s, unsigned *seed)
+{
+    int shape = rand_r(seed) % 8, fn = rand_r(seed) % 2, a = rand_r(seed) % 2;
+    f_func point = fn ? row_point1 : row_point0;
+    long i = shape == 3 ? job->last_i[s] : rand_r(seed) % 3;
+    long j0 = shape == 3   ? job->next_j[s]
+              : shape == 7 ? LONG_MAX - rand_r(seed) % 5
+                           : rand_r(seed) % 50;
+    long len = 1 + rand_r(seed) % ROW_MAX;
+    if (shape == 5) {
+        T_REQUIRE_EQ(f_rtc_vthread(s, row_vararg, "pll", job, i, j0), F_OK);
+        row_want(job, s, row_value(2, i, j0, 0));
+        return 1;
+    }
+    if (shape == 6) {
+        T_REQUIRE_EQ(f_rtc_thread(F_ANY, row_any, i, j0, job), F_OK);
+        return 1;
+    }
+    for (long k = 0; k < len; ++k) {
+        long j = (long)((unsigned long)j0 + (unsigned long)k);  /* LONG_MAX, then LONG_MIN */
+        if (shape == 4 && k % 3 == 2)
+            j += 1;    /* a gap */
+        T_REQUIRE_EQ(f_rtc_thread(s, point, i, j, &job->arg[a]), F_OK);
+        row_want(job, s, row_value(fn, i, j, a));
+        job->last_i[s] = i;
+        job->next_j[s] = (long)((unsigned long)j + 1);
+    }
+    return len;
+}
+
+static void row_job_init(struct row_job *job, int n, size_t cap)
+{
+    job->logs = t_logs_new(n, cap);
+    for (int s = 0; s < n; ++s) {
+        job->want[s] = malloc(cap * sizeof(long));
+        ck_assert_ptr_nonnull(job->want[s]);
+        job->nwant[s] = 0;
+        job->last_i[s] = job->next_j[s] = 0;
+    }
+    job->arg[0] = 0;
+    job->arg[1] = 1;
+    atomic_init(&job->any_ran, 0);
+    atomic_init(&job->range_calls, 0);
+}
+
+static void row_job_free(struct row_job *job, int n)
+{
+    for (int s = 0; s < n; ++s)
+        free(job->want[s]);
+    t_logs_free(job->logs);
+}
+
+/* Create `steps` random steps over the servers, run, compare; return the
+ * filaments created. */
+static long rows_run_and_check(struct row_job *job, int n, int steps, unsigned seed)
+{
+    long created = 0, any = 0;
+    t_logs_clear(job->logs);
+    for (int s = 0; s < n; ++s)
+        job->nwant[s] = 0;
+    atomic_store(&job->any_ran, 0);
+    for (int k = 0; k < steps; ++k) {
+        int s = rand_r(&seed) % n;
+        size_t before = job->nwant[s];
+        long made = row_create(job, s, &seed);
+        created += made;
+        if (job->nwant[s] == before)
+            any += made;
+    }
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(t_ldl(&job->any_ran), any);
+    for (int s = 0; s < n; ++s) {
+        ck_assert_uint_eq(job->logs->len[s], job->nwant[s]);
+        for (size_t k = 0; k < job->nwant[s]; ++k)
+            if (job->logs->v[s][k] != job->want[s][k])
+                ck_abort_msg("server %d, filament %zu of %zu: ran %ld, created %ld", s, k,
+                             job->nwant[s], job->logs->v[s][k], job->want[s][k]);
+    }
+    return created;
+}
+
+START_TEST(test_rtc_rows_order)
+{
+    int n = t_start_loop(_i);
+    int steps = (int)t_scaled(400);
+    struct row_job job;
+    row_job_init(&job, n, (size_t)steps * ROW_MAX);
+    ck_assert_int_eq(f_reset_stats(), F_OK);
+    long created = 0;
+    for (unsigned seed = 1; seed <= 3; ++seed)
+        created += rows_run_and_check(&job, n, steps, seed);
+    /* Each point of a packed row counts as a filament run. */
+    struct f_stats sum;
+    ck_assert_int_eq(f_get_stats(F_ANY, &sum), F_OK);
+    ck_assert_uint_eq(sum.filaments_run, (unsigned long)created);
+    /* Packed rows and vararg blocks that never run: f_finalize frees them
+     * (the sanitizer builds check it). */
+    unsigned seed = 4;
+    for (int k = 0; k < steps; ++k)
+        row_create(&job, rand_r(&seed) % n, &seed);
+    f_finalize();
+    row_job_free(&job, n);
+}
+END_TEST
+
+/* A packed row of a point function with a range version runs by it. */
+START_TEST(test_rtc_rows_range_version)
+{
+    int n = t_start_loop(_i);
+    struct row_job job;
+    row_job_init(&job, n, 2000);
+    ck_assert_int_eq(f_set_range_version(row_point1, row_range1), F_OK);
+    for (int s = 0; s < n; ++s)
+        for (long j = 0; j < 1000; ++j) {
+            T_REQUIRE_EQ(f_rtc_thread(s, row_point1, s, j, &job.arg[0]), F_OK);
+            row_want(&job, s, row_value(1, s, j, 0));
+        }
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    for (int s = 0; s < n; ++s) {
+        ck_assert_uint_eq(job.logs->len[s], 1000);
+        for (size_t k = 0; k < 1000; ++k)
+            T_REQUIRE_EQ(job.logs->v[s][k], job.want[s][k]);
+    }
+    ck_assert_int_gt(t_ldl(&job.range_calls), 0);
+    row_job_free(&job, n);
+}
+END_TEST
+
 /* filaments_run counts each filament once, on the server that ran it. */
 START_TEST(test_rtc_stats)
 {
@@ -410,6 +617,8 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_rtc_any_idle_servers_steal, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_rtc_create_during_run, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_rtc_stats, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_rtc_rows_order, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_rtc_rows_range_version, 0, T_NCOUNTS);
     TCase *limits = t_tcase(s, "limits");
     tcase_add_loop_test(limits, test_rtc_many_on_one_server, 0, T_NCOUNTS);
     tcase_add_loop_test(limits, test_rtc_deep_chain, 0, T_NCOUNTS);
