@@ -395,8 +395,8 @@ static inline f_frame f_frame_here_inline_(void)
         struct f_deque_ *d = f_deque_;                                                         \
         struct f_task_ *t;                                                                     \
         int rc;                                                                                \
-        if (fr == (f_frame *)0)  /* no frame to move: nothing forked */                        \
-            return F_EINVAL;                                                                   \
+        if (fr == (f_frame *)0)  /* no frame: refused as a NULL fn is (F_ESTATE first) */      \
+            return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
         t = *fr;                                                                               \
         if (F_LIKELY_(t == d->bottom_ && t < F_LOAD_BOUND_(&d->peak_) &&                       \
                       fn != (f_##name##_func)0)) {                                             \

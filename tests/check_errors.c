@@ -56,6 +56,11 @@ static void assert_all_estate(void)
     ck_assert_int_eq(f_fork_seq(count_ran, count_ran, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_fork_seq(count_ran, NULL, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_fork_long(&fr, long_fn, 0, 0, NULL), F_ESTATE);
+    /* State first, whatever the frame or function (typed roots do not exist). */
+    ck_assert_int_eq(f_fork_long(NULL, long_fn, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq((f_fork_long)(NULL, long_fn, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork_double(NULL, NULL, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_fork_ptr(&fr, NULL, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_vfork(count_ran_v, "l", 1L), F_ESTATE);
     ck_assert_int_eq(f_vfork(count_ran_v, "x"), F_ESTATE);
     ck_assert_int_eq(f_join(), F_ESTATE);
