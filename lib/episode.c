@@ -126,7 +126,7 @@ struct fi_episode fi_episode_finish(struct fi_server *me, AO_t *episode_no)
         while (!helped) {
             request_work(me);
             fi_wait_until(&fi_lib.servers_wait, episode_over, &w, fi_lib.oversubscribed,
-                          &me->stats.idle_ns);
+                          FI_RUN_YIELD_NS, &me->stats.idle_ns);
             if (AO_load_acquire(&fi_lib.episode_no) != w.episode_no)
                 goto over;
             if (reactivate()) {

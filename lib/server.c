@@ -60,7 +60,8 @@ static void *server_main(void *arg)
     struct run_wait w = { .gen = 0 };
     for (;;) {
         /* Between runs the main thread needs a core to post the next one. */
-        fi_wait_until(&fi_lib.servers_wait, run_posted, &w, fi_lib.servers_fill_cores, NULL);
+        fi_wait_until(&fi_lib.servers_wait, run_posted, &w, fi_lib.servers_fill_cores,
+                      FI_PARK_YIELD_NS, NULL);
         if (AO_load_acquire(&fi_lib.shutdown))
             return NULL;
         w.gen = AO_load(&fi_lib.run_gen);
@@ -227,7 +228,8 @@ int f_parallel(void)
      * the servers see the run; pairs with run_posted. */
     AO_store_release(&fi_lib.run_gen, AO_load(&fi_lib.run_gen) + 1);
     fi_wake_all(&fi_lib.servers_wait);
-    fi_wait_until(&fi_lib.main_wait, all_checked_out, NULL, fi_lib.servers_fill_cores, NULL);
+    fi_wait_until(&fi_lib.main_wait, all_checked_out, NULL, fi_lib.servers_fill_cores,
+                  FI_PARK_YIELD_NS, NULL);
 
     /* Each run consumes what was created before it. */
     fi_phases_free();

@@ -17,14 +17,21 @@
 #endif
 _Static_assert(FI_CHUNK_MIN >= 1 && FI_CHUNK_MAX >= FI_CHUNK_MIN, "FI_CHUNK_MIN, FI_CHUNK_MAX");
 
-/* Waiting for work or a barrier: polls with a pause, then yields, then sleeps. */
+/* Waiting: polls with a pause (4000: about 100 us on a 2-core EPYC VM),
+ * then yields for a while, then sleeps (wait.c).  Servers parked between
+ * runs, and the main thread in f_parallel, yield for FI_PARK_YIELD_NS; a
+ * server waiting inside a run - at a barrier, or idle for work - for
+ * FI_RUN_YIELD_NS, long enough to outlast a late arrival (wait.c). */
 #ifndef FI_SPIN_POLLS
 #define FI_SPIN_POLLS 4000
 #endif
-#ifndef FI_YIELD_POLLS
-#define FI_YIELD_POLLS 200
+#ifndef FI_PARK_YIELD_NS
+#define FI_PARK_YIELD_NS 100000UL
 #endif
-_Static_assert(FI_SPIN_POLLS >= 0 && FI_YIELD_POLLS >= 0, "FI_SPIN_POLLS, FI_YIELD_POLLS");
+#ifndef FI_RUN_YIELD_NS
+#define FI_RUN_YIELD_NS 2000000UL
+#endif
+_Static_assert(FI_SPIN_POLLS >= 0, "FI_SPIN_POLLS");
 
 /* F_ANY filaments an owner claims from its own queue at once. */
 #ifndef FI_CLAIM_BATCH

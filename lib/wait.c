@@ -75,21 +75,37 @@ static void sleep_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx)
     pthread_mutex_unlock(&w->mutex);
 }
 
+/*
+ * Poll, then yield for yield_ns, then sleep.  How long to yield is the
+ * caller's: a sleeper inside a run does not cost its wake-up alone.  Woken
+ * late, it reaches the next barrier late, where the other servers now wait
+ * long enough to sleep in turn, and so on for the rest of the run: Jacobi
+ * 1024 on 2 servers took 0.43 s or, in about half the runs, up to 0.72 s
+ * (1000 passes), with 100 us of yields before a sleep; 0.43 s in every run
+ * with about 2 ms.  The fast path, a wait that ends while it polls, reads
+ * no clock but the idle statistic's.
+ */
 void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
-                   unsigned long *idle_ns)
+                   unsigned long yield_ns, unsigned long *idle_ns)
 {
     if (ready(ctx))
         return;
     unsigned long start = idle_ns != NULL ? fi_idle_clock_ns() : 0;
-    /* A waiter that must cede its core polls briefly, then yields: the
-     * thread it waits for may be runnable on this very core. */
+    /* A waiter that must cede its core polls briefly, then yields briefly
+     * and sleeps: the threads it waits for may be runnable on this very
+     * core (Jacobi 1024, 8 servers on 2 cores, 11 interleaved runs: 0.114 s
+     * with 2 ms of yields, 0.092 s with 100 us). */
     int spins = cede ? FI_SPIN_POLLS / 64 : FI_SPIN_POLLS;
+    if (cede && yield_ns > FI_PARK_YIELD_NS)
+        yield_ns = FI_PARK_YIELD_NS;
     int ok = 0;
     for (int k = 0; k < spins && !(ok = ready(ctx)); ++k)
         fi_cpu_relax();
-    for (int k = 0; k < FI_YIELD_POLLS && !ok; ++k) {
-        sched_yield();
-        ok = ready(ctx);
+    if (!ok) {
+        unsigned long yields_end = fi_clock_ns() + yield_ns;
+        do {
+            sched_yield();
+        } while (!(ok = ready(ctx)) && fi_clock_ns() < yields_end);
     }
     if (!ok)
         sleep_until(w, ready, ctx);

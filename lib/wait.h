@@ -13,12 +13,13 @@ typedef int (*fi_ready_fn)(void *ctx);
 FI_HIDDEN FI_MUST_CHECK int fi_waitset_init(struct fi_waitset *w);
 FI_HIDDEN void fi_waitset_destroy(struct fi_waitset *w);
 
-/* Return once ready(ctx) is true; sleep, if it comes to that, on w.  Set
- * cede when the thread that will make ready() true may need this core (more
- * threads than cores): the wait then polls briefly and yields early.  Adds
- * the time waited to *idle_ns if not NULL. */
+/* Return once ready(ctx) is true: poll, then yield for yield_ns
+ * (FI_PARK_YIELD_NS or FI_RUN_YIELD_NS), then sleep on w.  Set cede when
+ * the thread that will make ready() true may need this core (more threads
+ * than cores): the wait then polls briefly and yields early.  Adds the time
+ * waited to *idle_ns if not NULL. */
 FI_HIDDEN void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
-                             unsigned long *idle_ns);
+                             unsigned long yield_ns, unsigned long *idle_ns);
 
 /* The clock of the idle-time statistic (f_get_stats(3)): cheap and coarse,
  * right on average over many waits (wait.c). */
