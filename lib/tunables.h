@@ -1,6 +1,6 @@
 /*
- * tunables.h - compile-time defaults.  Each may be set with -D; the tests
- * build the library once with small values (tests/check_limits.c).
+ * tunables.h - compile-time defaults.  Each may be set with -D, e.g.
+ * ./configure CPPFLAGS=-DFI_RUN_YIELD_NS=500000.
  */
 #ifndef FI_TUNABLES_H
 #define FI_TUNABLES_H
