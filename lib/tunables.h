@@ -18,12 +18,16 @@
 _Static_assert(FI_CHUNK_MIN >= 1 && FI_CHUNK_MAX >= FI_CHUNK_MIN, "FI_CHUNK_MIN, FI_CHUNK_MAX");
 
 /* Waiting: polls with a pause (4000: about 100 us on a 2-core EPYC VM),
- * then yields for a while, then sleeps (wait.c).  Servers parked between
- * runs, and the main thread in f_parallel, yield for FI_PARK_YIELD_NS; a
- * server waiting inside a run - at a barrier, or idle for work - for
- * FI_RUN_YIELD_NS, long enough to outlast a late arrival (wait.c). */
+ * then yields at least FI_YIELD_POLLS times and for a while, then sleeps
+ * (wait.c).  Servers parked between runs, and the main thread in
+ * f_parallel, yield for FI_PARK_YIELD_NS; a server waiting inside a run -
+ * at a barrier, or idle for work - for FI_RUN_YIELD_NS, long enough to
+ * outlast a late arrival (wait.c). */
 #ifndef FI_SPIN_POLLS
 #define FI_SPIN_POLLS 4000
+#endif
+#ifndef FI_YIELD_POLLS
+#define FI_YIELD_POLLS 200
 #endif
 #ifndef FI_PARK_YIELD_NS
 #define FI_PARK_YIELD_NS 100000UL
@@ -31,7 +35,7 @@ _Static_assert(FI_CHUNK_MIN >= 1 && FI_CHUNK_MAX >= FI_CHUNK_MIN, "FI_CHUNK_MIN,
 #ifndef FI_RUN_YIELD_NS
 #define FI_RUN_YIELD_NS 2000000UL
 #endif
-_Static_assert(FI_SPIN_POLLS >= 0, "FI_SPIN_POLLS");
+_Static_assert(FI_SPIN_POLLS >= 0 && FI_YIELD_POLLS >= 1, "FI_SPIN_POLLS, FI_YIELD_POLLS");
 
 /* F_ANY filaments an owner claims from its own queue at once. */
 #ifndef FI_CLAIM_BATCH

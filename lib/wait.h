@@ -13,8 +13,8 @@ typedef int (*fi_ready_fn)(void *ctx);
 FI_HIDDEN FI_MUST_CHECK int fi_waitset_init(struct fi_waitset *w);
 FI_HIDDEN void fi_waitset_destroy(struct fi_waitset *w);
 
-/* Return once ready(ctx) is true: poll, then yield for yield_ns
- * (FI_PARK_YIELD_NS or FI_RUN_YIELD_NS), then sleep on w.  Set cede when
+/* Return once ready(ctx) is true: poll, then yield FI_YIELD_POLLS times
+ * and for yield_ns (FI_PARK_YIELD_NS or FI_RUN_YIELD_NS), then sleep on w.  Set cede when
  * the thread that will make ready() true may need this core (more threads
  * than cores): the wait then polls briefly and yields early.  Adds the time
  * waited to *idle_ns if not NULL. */
