@@ -147,17 +147,22 @@ static void run_rest(long unused, long j_last, void *first)
     fi_self->stats.filaments_run += (unsigned long)j_last - (unsigned long)a->j - 1;
 }
 
+/* Is b the point after a in a row: same fn, i and arg, and j one more
+ * (not across LONG_MAX: b->j > a->j)? */
+static inline int next_in_row(const struct fi_desc *a, const struct fi_desc *b)
+{
+    return b->j > a->j && (unsigned long)b->j - (unsigned long)a->j == 1 && b->fn == a->fn &&
+           b->i == a->i && b->arg == a->arg;
+}
+
 /* Does d extend the row that begins at `first` and ends at `last`, the
  * descriptor after it: either a packed rest, or the row's second point? */
 static int extends_row(const struct fi_desc *first, const struct fi_desc *last,
                        const struct fi_desc *d)
 {
-    if (d->fn != first->fn || d->i != first->i || d->arg != first->arg ||
-        last->j == LONG_MAX || d->j != last->j + 1)
-        return 0;
-    return last->fn == run_rest ||
-           (last->fn == d->fn && last->i == d->i && last->arg == d->arg && first->j != LONG_MAX &&
-            last->j == first->j + 1);
+    if (last->fn == run_rest)    /* the row's last point is last->j */
+        return next_in_row(&(struct fi_desc){ first->fn, first->i, last->j, first->arg }, d);
+    return next_in_row(first, last) && next_in_row(last, d);
 }
 
 /* Pack [from, end) in place, after the packed slots [start, from): return
@@ -171,14 +176,12 @@ static struct fi_desc *pack_rows(struct fi_desc *start, struct fi_desc *from,
             *out++ = *d;
             continue;
         }
-        /* The row goes on: find where it ends, then store it once. */
-        f_func fn = d->fn;
-        long i = d->i, j = d->j;
-        void *arg = d->arg;
-        for (; d + 1 < end && j != LONG_MAX; ++d, ++j)
-            if (d[1].j != j + 1 || d[1].fn != fn || d[1].i != i || d[1].arg != arg)
-                break;
-        out[-1] = (struct fi_desc){ run_rest, 0, j, out - 2 };
+        /* The row goes on: find where it ends, then store it once.  The
+         * row's point in a local, which stays in registers. */
+        struct fi_desc point = *d;
+        for (; d + 1 < end && next_in_row(&point, d + 1); ++d)
+            point.j++;
+        out[-1] = (struct fi_desc){ run_rest, 0, point.j, out - 2 };
     }
     return out;
 }
