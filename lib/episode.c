@@ -1,88 +1,39 @@
 /*
- * episode.c - the end of an episode: termination detection and the barrier
- * between passes [paper §4.4].
+ * episode.c - the end of an episode: the barrier between passes and
+ * termination detection [paper §4.4].
  *
  * A run is a sequence of episodes: first one in which the RTC and fork/join
  * filaments run once, then one per pass over an iterative phase, in
  * circular order, until a phase's sequential code returns F_DONE.
  *
- * One counter ends an episode.  `busy` counts the active servers plus the
- * filaments waiting in inboxes; each server starts the episode active.  A
- * server whose own work is done decrements it; the decrement that reaches
- * zero ends the episode, so there is exactly one last arriver.  While it
- * waits, an idle server may find work (its inbox, another server's F_ANY
- * queue): it first becomes active again, by a CAS that only succeeds while
- * busy is not zero, so no server can revive an episode that has ended.
- * Inbox filaments carry their own count (rtc.c), so work in flight between
- * servers keeps the episode open.
+ * A server that has run its own work of an episode crosses the tree
+ * barrier (barrier.c).  In a plain pass that is all: each server's work
+ * stays on it, so once every server has arrived none is left, and server
+ * 0, the tree's root, runs the phase's sequential code and releases the
+ * others with what comes next.  No shared word is written on that path.
  *
- * The last arriver runs the phase's sequential code alone, decides what
- * comes next, resets busy and bumps episode_no with a release: the
- * sense-reversing barrier of STYLE §6, with the episode number as sense.
- * doc/design.md, "Episodes", has the states and the proof sketch.
+ * Work can also move: a filament creates one for another server (its
+ * inbox) or for any server (F_ANY), an idle server steals a fork/join
+ * filament or claims F_ANY ones while it waits at the barrier.  Whoever
+ * does so first sets `dynamic`, before the moved work can run.  The root
+ * then does not end the episode; it starts a settling stage, in which
+ * every server drains its work and helps, counted in `busy` (active
+ * servers plus filaments waiting in inboxes): the decrement that reaches
+ * zero ends the stage, and a server can only become active again while
+ * busy is not zero, so no stage can be revived.  Then the servers cross
+ * the barrier once more, and the root ends the episode.
+ * doc/design.md, "Episodes", has the states and the proof.
  */
 #include "internal.h"
 #include "wait.h"
 
 void fi_episode_begin_run(void)
 {
-    fi_lib.episode.kind = FI_EPISODE_ONCE;
-    fi_lib.episode.phase = 0;
-    AO_store(&fi_lib.busy, (AO_t)fi_lib.nservers);
     AO_store(&fi_lib.unstarted, (AO_t)fi_lib.nservers);
+    /* F_ANY filaments from the main thread are claimed by idle servers:
+     * their owner does not wait for them (fi_rtc_help). */
+    AO_store(&fi_lib.dynamic, AO_load(&fi_lib.any_used));
     fi_lib.run_posted_ns = fi_clock_ns();
-}
-
-/* Become active again, unless the episode has ended (busy is zero). */
-static int reactivate(void)
-{
-    AO_t v = AO_load(&fi_lib.busy);
-    while (v != 0) {
-        /* Acquire: what the work's publisher wrote before it was counted. */
-        if (AO_compare_and_swap_acquire(&fi_lib.busy, v, v + 1))
-            return 1;
-        v = AO_load(&fi_lib.busy);
-    }
-    return 0;
-}
-
-/* What follows the episode that has just ended; runs the sequential code. */
-static struct fi_episode next_episode(struct fi_server *me, struct fi_episode e)
-{
-    struct fi_episode next = { FI_EPISODE_DONE, 0 };
-    int nphases = fi_phases_count();
-    if (e.kind == FI_EPISODE_ONCE) {
-        if (nphases > 0)
-            next.kind = FI_EPISODE_PASS;
-        return next;
-    }
-    if (fi_phase_barrier_code(me, e.phase) != F_DONE) {
-        next.kind = FI_EPISODE_PASS;
-        next.phase = (e.phase + 1) % nphases;
-    }
-    return next;
-}
-
-static void end_episode(struct fi_server *me, AO_t episode_no)
-{
-    fi_lib.episode = next_episode(me, fi_lib.episode);
-    AO_store(&fi_lib.busy, (AO_t)fi_lib.nservers);
-    /* Release: the sequential code's writes, the next episode and the reset
-     * count, before the waiters leave; pairs with episode_over(). */
-    AO_store_release(&fi_lib.episode_no, episode_no + 1);
-    fi_wake_all(&fi_lib.servers_wait);
-}
-
-struct idle_wait {
-    struct fi_server *me;
-    AO_t episode_no;
-};
-
-static int episode_over(void *ctx)
-{
-    const struct idle_wait *w = ctx;
-    return AO_load_acquire(&fi_lib.episode_no) != w->episode_no || fi_rtc_visible(w->me) ||
-           fi_steal_visible(w->me);
 }
 
 /* Run the server's own RTC and fork/join work until none is left; each
@@ -106,38 +57,128 @@ static void request_work(struct fi_server *me)
     }
 }
 
-/*
- * The calling server has run all its own work of this episode.  Help until
- * the episode is over, then return what comes next.
- */
-struct fi_episode fi_episode_finish(struct fi_server *me, AO_t *episode_no)
+/* Is there work that this idle server could take?  Asks for some, too. */
+static int work_visible(struct fi_server *me)
 {
-    struct idle_wait w = { me, *episode_no };
-    if (fi_lib.episode.kind == FI_EPISODE_PASS)
-        me->stats.barrier_episodes++;
+    request_work(me);
+    return fi_rtc_visible(me) || fi_steal_visible(me);
+}
+
+/* Take work from another server and run it, with whatever it creates here. */
+static int take_work(struct fi_server *me)
+{
+    int took = fi_rtc_help(me) || fi_steal_any(me);
+    fi_episode_drain(me);
+    return took;
+}
+
+/* Waiting at the barrier, help: the moved work makes the episode dynamic
+ * (set before the claim or the steal, so the root sees it: the victim
+ * or the claimed queue's owner arrives after it). */
+static void help_at_barrier(struct fi_server *me)
+{
+    fi_episode_note_dynamic(me);
+    take_work(me);
+}
+
+static const struct fi_idle_ops at_barrier = { work_visible, help_at_barrier };
+
+/* Become active again, unless the settling stage has ended (busy is zero). */
+static int reactivate(void)
+{
+    AO_t v = AO_load(&fi_lib.busy);
+    while (v != 0) {
+        /* Acquire: what the work's publisher wrote before it was counted. */
+        if (AO_compare_and_swap_acquire(&fi_lib.busy, v, v + 1))
+            return 1;
+        v = AO_load(&fi_lib.busy);
+    }
+    return 0;
+}
+
+struct settle_wait {
+    struct fi_server *me;
+    AO_t settle_no;
+};
+
+static int settled_or_work(void *ctx)
+{
+    const struct settle_wait *w = ctx;
+    return AO_load_acquire(&fi_lib.settled) == w->settle_no || fi_rtc_visible(w->me) ||
+           fi_steal_visible(w->me);
+}
+
+/*
+ * The settling stage: drain, go idle, and help until no server is active
+ * and no filament waits in an inbox.  Every server takes part, counted in
+ * busy by the root before it released them.
+ */
+static void settle(struct fi_server *me)
+{
+    struct settle_wait w = { me, ++me->settle_no };
+    me->settling = 1;
+    fi_episode_drain(me);
     for (;;) {
-        /* Full: our pass's writes to the last arriver, and, if we are the
-         * last, everybody's writes to us and to the sequential code. */
+        /* Full: our work's writes to the last server to go idle, and, if
+         * we are that server, everybody's writes to us. */
         if (AO_fetch_and_sub1_full(&fi_lib.busy) == 1) {
-            end_episode(me, w.episode_no);
+            /* Release: pairs with settled_or_work(). */
+            AO_store_release(&fi_lib.settled, w.settle_no);
+            fi_wake_all(&fi_lib.servers_wait);
             break;
         }
-        int helped = 0;
-        while (!helped) {
+        int active = 0;
+        while (!active) {
             request_work(me);
-            fi_wait_until(&fi_lib.servers_wait, episode_over, &w, fi_lib.oversubscribed,
+            fi_wait_until(&fi_lib.servers_wait, settled_or_work, &w, fi_lib.oversubscribed,
                           FI_RUN_YIELD_NS, &me->stats.idle_ns);
-            if (AO_load_acquire(&fi_lib.episode_no) != w.episode_no)
-                goto over;
-            if (reactivate()) {
-                if (!fi_rtc_help(me))
-                    fi_steal_any(me);
-                fi_episode_drain(me);
-                helped = 1;    /* now idle again: decrement once more */
-            }
+            if (AO_load_acquire(&fi_lib.settled) == w.settle_no)
+                goto settled;
+            if ((active = reactivate()))
+                take_work(me);    /* then idle again: decrement once more */
         }
     }
-over:
-    *episode_no = w.episode_no + 1;
-    return fi_lib.episode;
+settled:
+    me->settling = 0;
+}
+
+struct decision {
+    struct fi_server *me;
+    struct fi_episode e;
+};
+
+/* Server 0, every server arrived: settle first if work moved, otherwise
+ * end the episode, running the phase's sequential code.  Nothing else runs
+ * meanwhile: a server that took work after it arrived set `dynamic`. */
+static unsigned decide(void *ctx)
+{
+    const struct decision *d = ctx;
+    if (AO_load(&fi_lib.dynamic) != 0) {
+        AO_store(&fi_lib.dynamic, 0);
+        AO_fetch_and_add(&fi_lib.busy, (AO_t)fi_lib.nservers);    /* released by the tree */
+        return FI_VERDICT_SETTLE;
+    }
+    int done = d->e.kind == FI_EPISODE_ONCE
+                   ? fi_phases_count() == 0
+                   : fi_phase_barrier_code(d->me, d->e.phase) == F_DONE;
+    return done ? FI_VERDICT_DONE : 0;
+}
+
+/*
+ * The calling server has run all its own work of episode e.  Cross the
+ * barrier, settling as often as the root says, and return what comes next.
+ */
+struct fi_episode fi_episode_finish(struct fi_server *me, struct fi_episode e)
+{
+    if (e.kind == FI_EPISODE_PASS)
+        me->stats.barrier_episodes++;
+    struct decision d = { me, e };
+    unsigned verdict;
+    while ((verdict = fi_barrier_cross(me, decide, &d, &at_barrier)) == FI_VERDICT_SETTLE)
+        settle(me);
+    if (verdict == FI_VERDICT_DONE)
+        return (struct fi_episode){ FI_EPISODE_DONE, 0 };
+    if (e.kind == FI_EPISODE_ONCE)
+        return (struct fi_episode){ FI_EPISODE_PASS, 0 };
+    return (struct fi_episode){ FI_EPISODE_PASS, (e.phase + 1) % fi_phases_count() };
 }

@@ -57,7 +57,16 @@ struct fi_inbox {
     struct fi_queue queue;
 };
 
+/* A server's place in the barrier's tree (barrier.c): one line its children
+ * write, one word its parent writes. */
+struct fi_barrier_node {
+    _Alignas(FI_CACHE_LINE) volatile AO_t arrived[FI_BARRIER_FANIN];  /* child c's round */
+    _Alignas(FI_CACHE_LINE) volatile AO_t go;  /* round << 2 | verdict, from the parent */
+};
+
 struct fi_server {
+    /* Written by the neighbours in the barrier's tree. */
+    struct fi_barrier_node barrier;
     /* Claimed by every server (F_ANY filaments, oldest first). */
     _Alignas(FI_CACHE_LINE) struct fi_queue any;
     /* Pushed into by other servers while a run goes on. */
@@ -70,6 +79,9 @@ struct fi_server {
     int in_barrier;  /* running a phase's sequential code, or its children: no RTC or
                         iterative filament may be created */
     int at_work;     /* has had work in this run (fi_lib.unstarted) */
+    int settling;    /* in an episode's settling stage: work is counted in busy */
+    AO_t barrier_round;  /* barrier rounds crossed (barrier.c) */
+    AO_t settle_no;      /* settling stages ended (episode.c) */
     unsigned steal_seed;
     pthread_t thread;
     struct f_stats stats;
@@ -79,7 +91,7 @@ struct fi_server {
     size_t packed;
 };
 
-/* What the episode that has just begun is [paper §4.4]. */
+/* What an episode is [paper §4.4]. */
 enum fi_episode_kind {
     FI_EPISODE_ONCE,  /* RTC and fork/join filaments: once each */
     FI_EPISODE_PASS,  /* one pass over an iterative phase */
@@ -131,13 +143,15 @@ struct fi_lib {
     unsigned long run_posted_ns;
     /* Servers -> main. */
     _Alignas(FI_CACHE_LINE) volatile AO_t checked_out;
-    /* The termination count of the current episode: active servers plus
-     * filaments waiting in inboxes (episode.c). */
+    /* Set when work may have moved between servers in this episode: the
+     * barrier then settles it before it ends it (episode.c).  Written
+     * rarely, read once per episode. */
+    _Alignas(FI_CACHE_LINE) volatile AO_t dynamic;
+    /* The settling stage's termination count: filaments waiting in
+     * inboxes, plus the servers still active while it settles (episode.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t busy;
-    /* The episode number: the barrier's sense.  `episode` below is written
-     * by the server that ends an episode, before it releases this word. */
-    _Alignas(FI_CACHE_LINE) volatile AO_t episode_no;
-    struct fi_episode episode;
+    /* Settling stages ended: the last server to go idle bumps it. */
+    _Alignas(FI_CACHE_LINE) volatile AO_t settled;
 
     /* Sleeping servers, and the main thread asleep in f_parallel. */
     _Alignas(FI_CACHE_LINE) struct fi_waitset servers_wait;
@@ -203,7 +217,29 @@ FI_HIDDEN void fi_phase_disown_last(void);
 /* episode.c */
 FI_HIDDEN void fi_episode_begin_run(void);
 FI_HIDDEN void fi_episode_drain(struct fi_server *me);
-FI_HIDDEN struct fi_episode fi_episode_finish(struct fi_server *me, AO_t *episode_no);
+FI_HIDDEN struct fi_episode fi_episode_finish(struct fi_server *me, struct fi_episode e);
+
+/* Work may move to a server that has already arrived at the barrier: the
+ * episode must settle before it ends (episode.c).  Ordered by whatever
+ * orders the caller's own arrival, or its claim's completion, after it. */
+static inline void fi_episode_note_dynamic(const struct fi_server *me)
+{
+    if (!me->settling && AO_load(&fi_lib.dynamic) == 0)
+        AO_store(&fi_lib.dynamic, 1);
+}
+
+/* barrier.c: what a round decides, in the release word's low bits. */
+enum { FI_VERDICT_SETTLE = 1, FI_VERDICT_DONE = 2 };
+/* What a server waiting at the barrier may do instead of waiting. */
+struct fi_idle_ops {
+    int (*visible)(struct fi_server *me);  /* is there work it could help with? */
+    void (*help)(struct fi_server *me);    /* take some and run it */
+};
+/* Arrive, wait for every server, and return the round's verdict: the one
+ * that decide(ctx) returned on server 0, which calls it once all have
+ * arrived and before any leaves. */
+FI_HIDDEN unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(void *), void *ctx,
+                                    const struct fi_idle_ops *idle);
 
 /* forkjoin.c */
 FI_HIDDEN FI_MUST_CHECK int fi_deque_init(struct fi_deque *d);

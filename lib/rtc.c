@@ -7,7 +7,9 @@
  *    (pinned, or F_ANY placed round-robin);
  *  - from a filament, for its own server or F_ANY: into its own queue;
  *  - from a filament, for another server: into that server's inbox, under
- *    the inbox lock, counted in the episode's busy count (episode.c).
+ *    the inbox lock, counted in busy for the episode's settling stage
+ *    (episode.c), which the push makes sure will come: the receiver may
+ *    have arrived at the barrier already.
  * F_ANY filaments sit in a shared queue: the owner claims them in batches,
  * an idle server claims up to half of what is left, oldest first.
  */
@@ -31,11 +33,12 @@ static void unlock_inbox(struct fi_inbox *b)
     fi_spin_unlock(&b->lock);
 }
 
-static int push_inbox(struct fi_server *to, const struct fi_desc *d)
+static int push_inbox(struct fi_server *me, struct fi_server *to, const struct fi_desc *d)
 {
     struct fi_inbox *b = &to->inbox;
-    /* Counted before it can be seen, while we are active: busy > 0, and
-     * the receiver's decrement comes after our unlock (release). */
+    fi_episode_note_dynamic(me);
+    /* Counted before it can be seen, while we are active (settling: busy
+     * > 0), and the receiver's decrement comes after our unlock (release). */
     AO_fetch_and_add1(&fi_lib.busy);
     lock_inbox(b);
     int rc = fi_queue_push(&b->queue, d);
@@ -236,7 +239,8 @@ int fi_rtc_create(int server, const struct fi_desc *d)
     if (server == me->index)
         return fi_queue_push(&me->pinned, d);
     if (server != F_ANY)
-        return push_inbox(&fi_lib.servers[server], d);
+        return push_inbox(me, &fi_lib.servers[server], d);
+    fi_episode_note_dynamic(me);    /* idle servers may claim it */
     int rc = fi_queue_push(&me->any, d);
     if (rc == F_OK) {
         if (AO_load(&fi_lib.any_used) == 0)

@@ -38,8 +38,7 @@ static int run_posted(void *ctx)
 
 static void run(struct fi_server *me)
 {
-    AO_t episode_no = AO_load(&fi_lib.episode_no);
-    struct fi_episode e = fi_lib.episode;
+    struct fi_episode e = { FI_EPISODE_ONCE, 0 };
     fi_forkjoin_begin_run(me);
     me->at_work = 0;
     if (fi_has_queued_work(me) || fi_phases_count() > 0)    /* roots, RTC filaments, passes */
@@ -48,7 +47,7 @@ static void run(struct fi_server *me)
         if (e.kind == FI_EPISODE_PASS)
             fi_phase_pass(me, e.phase);
         fi_episode_drain(me);
-        e = fi_episode_finish(me, &episode_no);
+        e = fi_episode_finish(me, e);
     }
 }
 
@@ -159,9 +158,9 @@ int f_initialize(int nservers)
     AO_store(&fi_lib.run_gen, 0);
     AO_store(&fi_lib.shutdown, 0);
     AO_store(&fi_lib.checked_out, 0);
+    AO_store(&fi_lib.dynamic, 0);
     AO_store(&fi_lib.busy, 0);
-    AO_store(&fi_lib.episode_no, 0);
-    fi_lib.episode.kind = FI_EPISODE_DONE;
+    AO_store(&fi_lib.settled, 0);
 
     if ((rc = fi_waitset_init(&fi_lib.servers_wait)) < 0)
         return rc;

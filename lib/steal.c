@@ -16,12 +16,14 @@
 #include "internal.h"
 #include "wait.h"
 
-/* Owner: make half of the private slots public (at least one). */
+/* Owner: make half of the private slots public (at least one).  Not in
+ * barrier code, which runs alone, children included (f_fork(3)): the
+ * others wait at the barrier, where they could steal. */
 void fi_steal_publish(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
     size_t private = fi_bottom(d) - d->split;
-    if (private == 0)
+    if (private == 0 || me->in_barrier)
         return;    /* leave the request standing for the next fork */
     size_t split = d->split + (private + 1) / 2;
     AO_t ts = AO_load(&d->ts);
