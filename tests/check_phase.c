@@ -4,7 +4,7 @@
  * passes, phases in circular order, NULL sequential code, barrier code that
  * runs alone (no filament early or late), back-and-forth order with runs,
  * range versions, F_ANY iterative filaments, RTC filaments created during a
- * pass, and a stress loop of small multi-phase jobs.
+ * pass, every shape of the barrier's tree, and a stress loop of small multi-phase jobs.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
@@ -354,6 +354,41 @@ START_TEST(test_phase_rtc_created_in_pass)
     ck_assert_int_eq(f_iterative_thread(F_ANY, pass_rtc_iter, 9, 9, &p), F_OK);
     p.per_pass = 3 * (4L * n + 1);
     run_pass_rtc(&p);
+}
+END_TEST
+
+/* Every shape of the barrier's tree (1 to 22 servers: a 4-ary tree is three
+ * levels deep from 21), alternating plain passes with passes whose
+ * filaments send RTC filaments elsewhere: each barrier must find its pass's
+ * filaments all run, and none of a plain pass's barrier is skipped. */
+static void tree_iter(long i, long j, void *arg)
+{
+    struct pass_rtc_job *p = arg;
+    if (p->calls % 2 == 1)
+        pass_rtc_iter(i, j, arg);
+}
+
+static int tree_seq(void *arg)
+{
+    struct pass_rtc_job *p = arg;
+    if (atomic_load(&p->rtc) != (p->calls + 1) / 2 * p->per_pass)
+        p->wrong++;
+    return ++p->calls == p->k ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_phase_tree_shapes)
+{
+    int n = t_start(t_servers_cap(_i + 1));
+    struct pass_rtc_job p = { .n = n, .k = 41, .per_pass = 3L * n };
+    atomic_init(&p.rtc, 0);
+    ck_assert_int_ge(f_new_barrier(tree_seq, &p), 0);
+    for (int s = 0; s < n; ++s)
+        ck_assert_int_eq(f_iterative_thread(s, tree_iter, s, 0, &p), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(p.calls, p.k);
+    ck_assert_int_eq(p.wrong, 0);
+    ck_assert_int_eq(t_ldl(&p.rtc), p.k / 2 * p.per_pass);
 }
 END_TEST
 
@@ -926,6 +961,7 @@ Suite *make_suite(void)
     TCase *limits = t_tcase(s, "limits");
     tcase_add_loop_test(limits, test_phase_j_limits, 0, T_NCOUNTS);
     tcase_add_loop_test(limits, test_phase_many_phases, 0, T_NCOUNTS);
+    tcase_add_loop_test(limits, test_phase_tree_shapes, 0, 22);
     TCase *stress = t_tcase(s, "stress");
     tcase_add_loop_test(stress, test_phase_stress_small_jobs, 0, 500);
     return s;
