@@ -18,7 +18,7 @@
  *
  * The last arriver runs the phase's sequential code alone, decides what
  * comes next, resets busy and bumps episode_no with a release: the
- * sense-reversing barrier of STYLE §6, with the episode number as sense.
+ * sense-reversing barrier of doc/style.md, "Atomics", with the episode number as sense.
  * doc/design.md, "Episodes", has the states and the proof sketch.
  */
 #include "internal.h"

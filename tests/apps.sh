@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/apps.sh - the applications end to end (apps/, STYLE §12).
+# tests/apps.sh - the applications end to end (apps/common/app.h).
 #
 # Every impl of every app against seq, as tests/app-test.sh says (the same
 # digest, so the same result bitwise); sizes include the degenerate ones.
