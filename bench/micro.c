@@ -301,7 +301,7 @@ struct spin_barrier {
     AO_t n;
 };
 
-/* Sense reversal, as in STYLE §6; yields now and then so that more threads
+/* Sense reversal, as in doc/style.md, "Atomics"; yields now and then so that more threads
  * than cores still make progress. */
 static void spin_wait(struct spin_barrier *b, AO_t *my_sense)
 {

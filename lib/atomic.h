@@ -1,7 +1,7 @@
 /*
  * atomic.h - the one place that includes <atomic_ops.h>.
  *
- * Every concurrent access to a shared word goes through AO_ (STYLE §6); the
+ * Every concurrent access to a shared word goes through AO_ (doc/style.md, "Atomics"); the
  * orderings are named at each use.  fi_cpu_relax() is the pause of a spin
  * loop; FI_CACHE_LINE comes from configure (64 unless told otherwise).
  */

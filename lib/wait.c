@@ -1,5 +1,5 @@
 /*
- * wait.c - spin, back off, sleep [DESIGN: servers].
+ * wait.c - spin, back off, sleep (doc/design.md, "Waiting").
  *
  * Sleeping without a lost wake-up is a Dekker pair: the sleeper announces
  * itself (sleepers++), then re-checks ready(); the waker publishes, then

@@ -1,5 +1,5 @@
 # tests/app-test.sh - what the end-to-end application tests share (sourced
-# by tests/apps.sh, apps2.sh, apps3.sh and fjapps.sh; apps/, STYLE §12).
+# by tests/apps.sh, apps2.sh, apps3.sh and fjapps.sh; apps/common/app.h).
 #
 # compare runs a program's parallel impls at 1, 2, 3, 4 and 8 servers (8
 # oversubscribes a small machine on purpose) with --verify: exit status 0,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/apps.sh - the applications end to end (apps/, STYLE §12).
+# tests/apps.sh - the applications end to end (apps/common/app.h).
 #
 # Every impl of every app against seq, as tests/app-test.sh says (the same
 # digest, so the same result bitwise); sizes include the degenerate ones.
@@ -20,7 +20,7 @@ compare sor "cg fil" --size=2 --iters=7 --omega=1.2
 compare sor "cg fil" --size=1 --iters=3
 compare sor "cg fil" --size=12 --iters=100000 --epsilon=1e-4
 
-# The OpenMP and oneTBB peers, where configure found them (BENCHMARKS.md):
+# The OpenMP and oneTBB peers, where configure found them (doc/benchmarks.md, "Peers"):
 # in the app's program, or in APP-llvm for clang's libomp.
 for prog in matmul $(llvm matmul); do
     compare "$prog" "$(peer_impls "$prog")" --size=37

@@ -1,6 +1,6 @@
 #!/bin/sh
-# tests/apps2.sh - the second set of applications end to end (apps/,
-# STYLE §12): adjoint convolution, Mandelbrot, 2-D FFT, Gaussian
+# tests/apps2.sh - the second set of applications end to end
+# (apps/common/app.h): adjoint convolution, Mandelbrot, 2-D FFT, Gaussian
 # elimination [paper §3.4].
 #
 # Every impl of every app against seq, as tests/app-test.sh says (the same

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/apps3.sh - multigrid, LU, the expression tree and the task pool end
-# to end (apps/, STYLE §12), as tests/apps.sh does the first apps.
+# to end (apps/common/app.h), as tests/apps.sh does the first apps.
 #
 # Every impl of every app against seq, as tests/app-test.sh says (the same
 # digest, so the same result bitwise); sizes include the degenerate ones.

@@ -257,7 +257,7 @@ END_TEST
  * its callers' untyped children too, never those below the filament that
  * the library started; each child runs once.  (An untyped child runs as a
  * filament of its own: fi_task_run and the inline join; see design.md,
- * "base".) */
+ * "Inline fast paths".) */
 static atomic_int parent_child_ran, own_child_ran;
 
 static void parent_child(long unused, long unused2, void *unused3)

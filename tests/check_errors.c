@@ -1,6 +1,6 @@
 /*
  * check_errors.c - suite "errors": every error the calls that exist can
- * return (API.md, "Errors"), and that a failed call creates nothing and
+ * return (f_strerror(3)), and that a failed call creates nothing and
  * leaves the library working: after each error a correct job runs and its
  * results are checked.
  *

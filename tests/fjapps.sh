@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/fjapps.sh - the fork/join applications end to end: fib, quad and
 # quicksort, with their OpenMP and oneTBB peers where they were built
-# (apps/, STYLE §12).
+# (apps/common/app.h).
 #
 # Every parallel impl that a program lists in --help against seq, as
 # tests/app-test.sh says; then bad options.

@@ -1,5 +1,5 @@
 /*
- * app-tbb.h - what the oneTBB peers share (BENCHMARKS.md): run a body in a
+ * app-tbb.h - what the oneTBB peers share (doc/benchmarks.md, "Peers"): run a body in a
  * task arena of `servers` threads, allowed by a global_control, both made
  * and destroyed inside the timed run, as the Filaments programs start and
  * end their servers; a TBB exception becomes app_fail().  C++ only.

@@ -159,7 +159,7 @@ static inline long app_strip_begin(int t, long n, int parts)
 /* ------------------------------------ the coarse-grain programs' barrier */
 
 /*
- * A sense-reversing spin barrier for `n` threads (STYLE §6's episode): the
+ * A sense-reversing spin barrier for `n` threads (doc/style.md, "Atomics"): the
  * last to arrive may run a serial section alone before it releases the
  * others.  Waiters spin with a pause, then sched_yield() (so 8 threads on 2
  * cores still make progress).  Built on libatomic_ops in app.c; the words

@@ -1,6 +1,6 @@
 /*
  * fib-omp.c - Fibonacci with OpenMP tasks, a peer for the benchmarks
- * (BENCHMARKS.md).  Built twice where both are present: by gcc with
+ * (doc/benchmarks.md, "Peers").  Built twice where both are present: by gcc with
  * -fopenmp into apps/fib/fib (libgomp: --impl=omp, omp-fine), and by clang
  * with -fopenmp=libomp into apps/fib/fib-llvm (LLVM's libomp: --impl=
  * omp-llvm, omp-llvm-fine).  Two OpenMP runtimes cannot share one process,

@@ -1,6 +1,6 @@
 /*
  * fib-tbb.cc - Fibonacci with oneTBB, a peer for the benchmarks
- * (BENCHMARKS.md): --impl=tbb.
+ * (doc/benchmarks.md, "Peers"): --impl=tbb.
  *
  * The TBB idiom: tbb::task_group runs fib(n - 1) as a task while the
  * caller computes fib(n - 2), then waits; down to the same depth cutoff as

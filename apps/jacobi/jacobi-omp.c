@@ -1,6 +1,6 @@
 /*
  * jacobi-omp.c - the Jacobi iteration with OpenMP, a peer for the
- * benchmarks (BENCHMARKS.md).  Built by gcc with -fopenmp into
+ * benchmarks (doc/benchmarks.md, "Peers").  Built by gcc with -fopenmp into
  * apps/jacobi/jacobi (libgomp: --impl=omp, omp-for) and, where clang and
  * LLVM's libomp are found, by clang into apps/jacobi/jacobi-llvm
  * (--impl=omp-llvm, omp-llvm-for): two OpenMP runtimes cannot share a

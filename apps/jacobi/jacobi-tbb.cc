@@ -1,6 +1,6 @@
 /*
  * jacobi-tbb.cc - the Jacobi iteration with oneTBB, a peer for the
- * benchmarks (BENCHMARKS.md): --impl=tbb.
+ * benchmarks (doc/benchmarks.md, "Peers"): --impl=tbb.
  *
  * A task per point per iteration: parallel_for over the n x n interior
  * with a grain of one point and the simple partitioner, so every leaf of

@@ -1,6 +1,6 @@
 /*
  * matmul-omp.c - matrix multiplication with OpenMP, a peer for the
- * benchmarks (BENCHMARKS.md).  Built by gcc with -fopenmp into
+ * benchmarks (doc/benchmarks.md, "Peers").  Built by gcc with -fopenmp into
  * apps/matmul/matmul (libgomp: --impl=omp, omp-for) and, where clang and
  * LLVM's libomp are found, by clang into apps/matmul/matmul-llvm
  * (--impl=omp-llvm, omp-llvm-for): two OpenMP runtimes cannot share a

@@ -1,6 +1,6 @@
 /*
  * matmul-tbb.cc - matrix multiplication with oneTBB, a peer for the
- * benchmarks (BENCHMARKS.md): --impl=tbb.
+ * benchmarks (doc/benchmarks.md, "Peers"): --impl=tbb.
  *
  * A task per inner product: parallel_for over the n x n range of entries
  * with a grain of one entry and the simple partitioner, so every leaf of

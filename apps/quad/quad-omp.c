@@ -1,6 +1,6 @@
 /*
  * quad-omp.c - adaptive quadrature with OpenMP tasks, a peer for the
- * benchmarks (BENCHMARKS.md).  Built twice where both are present: by gcc
+ * benchmarks (doc/benchmarks.md, "Peers").  Built twice where both are present: by gcc
  * with -fopenmp into apps/quad/quad (libgomp: --impl=omp, omp-fine), and
  * by clang with -fopenmp=libomp into apps/quad/quad-llvm (LLVM's libomp:
  * --impl=omp-llvm, omp-llvm-fine).  Two OpenMP runtimes cannot share one

@@ -1,6 +1,6 @@
 /*
  * quad-tbb.cc - adaptive quadrature with oneTBB, a peer for the benchmarks
- * (BENCHMARKS.md): --impl=tbb.
+ * (doc/benchmarks.md, "Peers"): --impl=tbb.
  *
  * The TBB idiom: tbb::task_group runs the left half as a task while the
  * caller integrates the right half, then waits; down to the same depth
