@@ -31,9 +31,10 @@
  *
  * The `barrier` benchmark interleaves, round by round, the library's
  * barrier (a phase with no filaments whose sequential code counts the
- * passes), pthread_barrier_wait and a hand-rolled sense-reversing spin
- * barrier, each with S threads, so the three lines of numbers share the
- * machine's drift.  bench/omp-barrier measures `#pragma omp barrier`.
+ * passes), a pass (the same with one empty filament per server: pass_),
+ * pthread_barrier_wait and a hand-rolled sense-reversing spin barrier,
+ * each with S threads, so the four lines of numbers share the machine's
+ * drift.  bench/omp-barrier measures `#pragma omp barrier`.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -285,11 +286,14 @@ static void bench_fork_join(const struct options *o, double *ns, int steal, int 
     f_finalize();
 }
 
-/* The library's barrier: `count` episodes of a phase with no filaments. */
-static double time_fil_barrier(const struct options *o)
+/* The library's barrier: `count` episodes of a phase with no filaments, or
+ * (one_each) with one empty filament per server, as a pass of a program. */
+static double time_fil_barrier(const struct options *o, int one_each)
 {
     passes_left = o->count;
     check(f_new_barrier(count_down, NULL), "f_new_barrier");
+    for (int s = 0; one_each && s < o->servers; ++s)
+        check(f_iterative_thread(s, micro_empty, s, 0, NULL), "f_iterative_thread");
     double t0 = now_ns();
     check(f_parallel(), "f_parallel");
     return (now_ns() - t0) / (double)o->count;
@@ -391,8 +395,8 @@ static double time_peer_barrier(const struct options *o, int spin)
 
 static void bench_barrier(const struct options *o, int peers)
 {
-    double *v[3];
-    for (int m = 0; m < 3; ++m) {
+    double *v[4];
+    for (int m = 0; m < 4; ++m) {
         v[m] = malloc((size_t)o->rounds * sizeof *v[m]);
         if (v[m] == NULL) {
             fprintf(stderr, "%s: out of memory\n", prog);
@@ -401,8 +405,9 @@ static void bench_barrier(const struct options *o, int peers)
     }
     check(f_initialize(o->servers), "f_initialize");
     for (int r = 0; r < o->rounds; ++r) {
-        v[0][r] = time_fil_barrier(o);
+        v[0][r] = time_fil_barrier(o, 0);
         if (peers) {
+            v[3][r] = time_fil_barrier(o, 1);
             v[1][r] = time_peer_barrier(o, 0);
             v[2][r] = time_peer_barrier(o, 1);
         }
@@ -413,9 +418,10 @@ static void bench_barrier(const struct options *o, int peers)
     if (peers) {
         print_stat("pthread_ns_per", "pthread_", v[1], o->rounds);
         print_stat("spin_ns_per", "spin_", v[2], o->rounds);
+        print_stat("pass_ns_per", "pass_", v[3], o->rounds);
     }
     printf("\n");
-    for (int m = 0; m < 3; ++m)
+    for (int m = 0; m < 4; ++m)
         free(v[m]);
 }
 
