@@ -8,7 +8,7 @@
  * on this stack - the parent becomes the server; a public one is taken
  * back with a CAS unless a thief got it first, and then the join waits for
  * the thief's release of `done`, stealing meanwhile from that thief
- * (leapfrogging, steal.c) so that waiting never buries the parent under
+ * (leapfrogging, steal_from) so that waiting never buries the parent under
  * unrelated work.  A filament that returns with children outstanding is
  * joined when it returns.  The common cases are the inline fast paths in
  * filaments.h; this file holds the functions they fall back on.
@@ -79,11 +79,11 @@ void fi_deque_destroy(struct fi_deque *d)
 }
 
 /* Root filaments never run (f_finalize without f_parallel): free their blocks. */
-void fi_forkjoin_discard(struct fi_server *s)
+void fi_forkjoin_discard(struct fi_server *s, fi_discard_fn discard)
 {
     struct f_deque_ *o = &s->deque.own;
     for (struct f_task_ *t = o->slot_; t != NULL && t < o->bottom_; ++t)
-        fi_vararg_discard((f_func)t->fn_, t->arg_);
+        discard((f_func)t->fn_, t->arg_);
 }
 
 long fi_prune_threshold(void)
@@ -138,9 +138,13 @@ void fi_forkjoin_bounds(struct fi_deque *d)
 
     /* Pruned typed results lie above every slot (they are made only in a
      * full deque): while there are any, every pop goes through f_sync_typed_ or
-     * join_untyped, which see them; and while the thread holds a lock
-     * (--enable-debug), every pop goes to the library, which refuses f_join. */
-    d->own.floor_ = d->own.slot_ + (d->npruned > 0 || fi_locks_held() ? d->cap : d->split);
+     * join_untyped, which see them.  In a --enable-debug library every pop
+     * goes to the library, which checks the lock rule (fi_locks_held). */
+#ifdef FI_DEBUG
+    d->own.floor_ = d->own.slot_ + d->cap;
+#else
+    d->own.floor_ = d->own.slot_ + (d->npruned > 0 ? d->cap : d->split);
+#endif
 }
 
 void fi_forkjoin_begin_run(struct fi_server *me)
@@ -186,6 +190,53 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
         t->result_ = r;
 }
 
+/*
+ * Claim the victim's oldest public slot and run it here, on this stack and
+ * deque, as a filament of its own; then write the result into the
+ * victim's slot and release `done`, which the parent's join acquires.
+ * 1 if a filament ran.
+ */
+static int steal_from(struct fi_server *me, struct fi_server *victim)
+{
+    struct f_task_ *slot = fi_steal_claim(me, victim);
+    if (slot == NULL)
+        return 0;
+    struct f_task_ t = { .kind_ = slot->kind_, .fn_ = slot->fn_, .i_ = slot->i_, .j_ = slot->j_,
+                         .arg_ = slot->arg_, .result_ = slot->result_ };
+    fi_task_run(me, &t);
+    slot->result_ = t.result_;
+    me->stats.steals++;
+    me->deque.taken++;
+    /* Release: the result before the flag; pairs with wait_done. */
+    AO_store_release(fi_task_done(slot), 1);
+    return 1;
+}
+
+/* Steal one filament from some other server, starting at a random victim;
+ * ask every victim with nothing public for more.  1 if one ran. */
+int fi_forkjoin_help(struct fi_server *me)
+{
+    int n = fi_lib.nservers;
+    me->steal_seed = me->steal_seed * 1103515245u + 12345u;
+    int start = (int)((me->steal_seed >> 16) % (unsigned)n);
+    for (int k = 0; k < n; ++k) {
+        struct fi_server *victim = &fi_lib.servers[(start + k) % n];
+        if (victim != me && steal_from(me, victim))
+            return 1;
+    }
+    return 0;
+}
+
+/* Ask every other server with no public fork/join work for some. */
+void fi_forkjoin_ask(struct fi_server *me)
+{
+    for (int k = 0; k < fi_lib.nservers; ++k) {
+        AO_t ts = AO_load(&fi_lib.servers[k].deque.ts);
+        if (k != me->index && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
+            fi_steal_request(&fi_lib.servers[k]);
+    }
+}
+
 /* Wait for a thief to finish a slot, helping it meanwhile.  The slot
  * stays marked done (and stolen) for the pop that drops it.  The wait is
  * idle time, less the filaments run for the thief meanwhile. */
@@ -193,12 +244,12 @@ static void wait_done(struct fi_server *me, struct f_task_ *slot)
 {
     unsigned spins = 0;
     unsigned long idle_from = fi_idle_clock_ns();
-    /* Acquire: the thief's result; pairs with the release in steal.c. */
+    /* Acquire: the thief's result; pairs with the release in steal_from. */
     while (!AO_load_acquire(fi_task_done(slot))) {
         AO_t thief = AO_load(fi_task_thief(slot));
         if (thief != 0) {
             unsigned long now = fi_idle_clock_ns();
-            if (fi_steal_from(me, &fi_lib.servers[thief - 1])) {
+            if (steal_from(me, &fi_lib.servers[thief - 1])) {
                 me->stats.idle_ns += now - idle_from;
                 idle_from = fi_idle_clock_ns();
                 continue;
@@ -385,6 +436,28 @@ long f_get_prune(void)
     return fi_prune_threshold();
 }
 
+/* Owner: make half of the private slots public (at least one).  Not in
+ * barrier code, which runs alone, children included (f_fork(3)): the
+ * others wait at the barrier, where they could steal. */
+static void publish(struct fi_server *me)
+{
+    struct fi_deque *d = &me->deque;
+    size_t private = fi_bottom(d) - d->split;
+    if (private == 0 || me->in_barrier)
+        return;    /* leave the request standing for the next fork */
+    size_t split = d->split + (private + 1) / 2;
+    AO_t ts = AO_load(&d->ts);
+    /* Full: the slots before the new split, to a thief's acquiring CAS;
+     * and our store of ts before our look at the sleepers. */
+    while (!AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), split)))
+        ts = AO_load(&d->ts);
+    d->split = split;
+    AO_store(&d->splitreq, 0);
+    fi_forkjoin_bounds(d);
+    if (AO_load(&fi_lib.servers_wait.sleepers) != 0)
+        fi_wake_all(&fi_lib.servers_wait);
+}
+
 /* Raise the peak of live slots to the bottom, if it is a new one. */
 static void note_peak(struct fi_deque *d)
 {
@@ -475,11 +548,11 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
         return F_EINVAL;
     struct fi_deque *d = &me->deque;
     if (AO_load(&d->splitreq) != 0)
-        fi_steal_publish(me);    /* a thief asked: answer before pruning */
+        publish(me);    /* a thief asked: answer before pruning */
     if (!prune_now(d, kind, seq)) {
         push_slot(d, kind, fn, i, j, arg);
         if (AO_load(&d->splitreq) != 0)
-            fi_steal_publish(me);
+            publish(me);
         fi_forkjoin_bounds(d);
         return F_OK;
     }
@@ -488,7 +561,7 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
          * an answer until it is done: leave thieves something first. */
         AO_t ts = AO_load(&d->ts);
         if (fi_lib.nservers > 1 && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
-            fi_steal_publish(me);
+            publish(me);
         d->own.pruned_++;
         seq(i, j, arg);
         return F_OK;

@@ -81,7 +81,7 @@ struct fi_server {
     int at_work;     /* has had work in this run (fi_lib.unstarted) */
     int settling;    /* in an episode's settling stage: work is counted in busy */
     AO_t barrier_round;  /* barrier rounds crossed (barrier.c) */
-    AO_t settle_no;      /* settling stages ended (episode.c) */
+    AO_t settle_no;      /* settling stages ended (scheduler.c) */
     unsigned steal_seed;
     pthread_t thread;
     struct f_stats stats;
@@ -144,11 +144,11 @@ struct fi_lib {
     /* Servers -> main. */
     _Alignas(FI_CACHE_LINE) volatile AO_t checked_out;
     /* Set when work may have moved between servers in this episode: the
-     * barrier then settles it before it ends it (episode.c).  Written
+     * barrier then settles it before it ends it (scheduler.c).  Written
      * rarely, read once per episode. */
     _Alignas(FI_CACHE_LINE) volatile AO_t dynamic;
     /* The settling stage's termination count: filaments waiting in
-     * inboxes, plus the servers still active while it settles (episode.c). */
+     * inboxes, plus the servers still active while it settles (scheduler.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t busy;
     /* Settling stages ended: the last server to go idle bumps it. */
     _Alignas(FI_CACHE_LINE) volatile AO_t settled;
@@ -191,38 +191,61 @@ static inline int fi_check_main_between_runs(void)
     return fi_self == NULL && fi_state() == FI_READY ? F_OK : F_ESTATE;
 }
 
-/* server.c */
-FI_HIDDEN int fi_servers_check_index(int server);
+/* Drop a filament that will never run: what its creator must free (the
+ * kinds' discards call it for each; f_finalize passes vararg.c's). */
+typedef void (*fi_discard_fn)(f_func fn, void *arg);
+
+/* F_OK if server is a server's index, else F_EINVAL. */
+static inline int fi_servers_check_index(int server)
+{
+    return server >= 0 && server < fi_lib.nservers ? F_OK : F_EINVAL;
+}
+
+/*
+ * What the scheduler needs of each kind of filament, and all it calls of
+ * them during a run (fi_has_queued_work above is the quick look at both):
+ *   fi_KIND_drain(me)    run the server's own work of the kind until none
+ *                        is left (fork/join: 1 if there was any);
+ *   fi_KIND_visible(me)  is there work of the kind an idle server could
+ *                        take?  Loads of shared words only;
+ *   fi_KIND_help(me)     take some from another server and run it: 1 if
+ *                        it ran anything;
+ *   fi_forkjoin_ask(me)  ask the servers with nothing to steal for some.
+ * The iterative kind gives passes and barrier code instead (phase.c).
+ */
+FI_HIDDEN void fi_rtc_drain(struct fi_server *me);
+FI_HIDDEN int fi_rtc_visible(const struct fi_server *me);
+FI_HIDDEN int fi_rtc_help(struct fi_server *me);
+FI_HIDDEN int fi_forkjoin_drain(struct fi_server *me);
+FI_HIDDEN int fi_forkjoin_visible(const struct fi_server *me);
+FI_HIDDEN int fi_forkjoin_help(struct fi_server *me);
+FI_HIDDEN void fi_forkjoin_ask(struct fi_server *me);
 
 /* rtc.c */
 FI_HIDDEN void fi_rtc_cursors_open(int open);
 FI_HIDDEN FI_MUST_CHECK int fi_rtc_create(int server, const struct fi_desc *d);
-FI_HIDDEN void fi_rtc_drain(struct fi_server *me);
-FI_HIDDEN int fi_rtc_visible(const struct fi_server *me);
-FI_HIDDEN int fi_rtc_help(struct fi_server *me);
-FI_HIDDEN void fi_rtc_discard(struct fi_server *s);
+FI_HIDDEN void fi_rtc_discard(struct fi_server *s, fi_discard_fn discard);
 
 /* phase.c */
 FI_HIDDEN void fi_phase_pass(struct fi_server *me, int phase);
 FI_HIDDEN void fi_run_row(f_func fn, long i, long j_first, long j_last, void *arg);
 FI_HIDDEN void fi_phases_free(void);
 FI_HIDDEN int fi_phases_count(void);
-FI_HIDDEN int fi_phase_barrier_code(struct fi_server *me, int phase);
+FI_HIDDEN f_seq_func fi_phase_seq(int phase, void **arg);  /* the phase's barrier code */
 FI_HIDDEN FI_MUST_CHECK int fi_phase_adopt(void *block);
 FI_HIDDEN FI_MUST_CHECK int fi_phase_cursors_init(void);
 FI_HIDDEN void fi_phase_cursors_free(void);
 FI_HIDDEN void fi_phase_cursors_open(int open);
 FI_HIDDEN void fi_phase_disown_last(void);
 
-/* episode.c */
-FI_HIDDEN void fi_episode_begin_run(void);
-FI_HIDDEN void fi_episode_drain(struct fi_server *me);
-FI_HIDDEN struct fi_episode fi_episode_finish(struct fi_server *me, struct fi_episode e);
+/* scheduler.c: the run loop, above everything but server.c. */
+FI_HIDDEN void fi_sched_begin_run(void);        /* main, as it posts a run */
+FI_HIDDEN void fi_sched_run(struct fi_server *me);   /* a server's share of the run */
 
 /* Work may move to a server that has already arrived at the barrier: the
- * episode must settle before it ends (episode.c).  Ordered by whatever
+ * episode must settle before it ends (scheduler.c).  Ordered by whatever
  * orders the caller's own arrival, or its claim's completion, after it. */
-static inline void fi_episode_note_dynamic(const struct fi_server *me)
+static inline void fi_sched_note_dynamic(const struct fi_server *me)
 {
     if (!me->settling && AO_load(&fi_lib.dynamic) == 0)
         AO_store(&fi_lib.dynamic, 1);
@@ -244,7 +267,6 @@ FI_HIDDEN unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(voi
 /* forkjoin.c */
 FI_HIDDEN FI_MUST_CHECK int fi_deque_init(struct fi_deque *d);
 FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
-FI_HIDDEN int fi_forkjoin_drain(struct fi_server *me);  /* 1 if it ran anything */
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
 FI_HIDDEN long fi_prune_threshold(void);
@@ -259,14 +281,14 @@ FI_HIDDEN int fi_locks_held(void);
 static inline int fi_locks_held(void) { return 0; }
 #endif
 FI_HIDDEN void fi_task_run(struct fi_server *me, struct f_task_ *t);
-FI_HIDDEN void fi_forkjoin_discard(struct fi_server *s);
+FI_HIDDEN void fi_forkjoin_discard(struct fi_server *s, fi_discard_fn discard);
 
-/* steal.c */
-FI_HIDDEN int fi_steal_visible(const struct fi_server *me);
-FI_HIDDEN int fi_steal_from(struct fi_server *me, struct fi_server *victim);
-FI_HIDDEN int fi_steal_any(struct fi_server *me);
-FI_HIDDEN void fi_steal_publish(struct fi_server *me);
+
+/* steal.c: the thief's side of the deque. */
 FI_HIDDEN void fi_steal_request(struct fi_server *victim);
+/* Claim victim's oldest public slot: the slot, marked with our index, or
+ * NULL (nothing public: then ask the victim for some). */
+FI_HIDDEN struct f_task_ *fi_steal_claim(struct fi_server *me, struct fi_server *victim);
 
 /* vararg.c */
 FI_HIDDEN void fi_vararg_discard(f_func fn, void *arg);

@@ -98,19 +98,10 @@ int fi_phases_count(void)
     return fi_lib.nphases;
 }
 
-int fi_phase_barrier_code(struct fi_server *me, int phase)
+f_seq_func fi_phase_seq(int phase, void **arg)
 {
-    const struct fi_phase *ph = &fi_lib.phases[phase];
-    if (ph->seq == NULL)
-        return F_NOTDONE;
-    me->in_barrier = 1;
-    int verdict = ph->seq(ph->arg);
-    /* The children it left unjoined are barrier code too: they run here
-     * and now, before the next pass or the end of the run (f_fork(3)).
-     * The deque held nothing before: the episode's work was all done. */
-    fi_forkjoin_drain(me);
-    me->in_barrier = 0;
-    return verdict;
+    *arg = fi_lib.phases[phase].arg;
+    return fi_lib.phases[phase].seq;
 }
 
 void fi_phases_free(void)

@@ -8,7 +8,7 @@
  *  - from a filament, for its own server or F_ANY: into its own queue;
  *  - from a filament, for another server: into that server's inbox, under
  *    the inbox lock, counted in busy for the episode's settling stage
- *    (episode.c), which the push makes sure will come: the receiver may
+ *    (scheduler.c), which the push makes sure will come: the receiver may
  *    have arrived at the barrier already.
  * F_ANY filaments sit in a shared queue: the owner claims them in batches,
  * an idle server claims up to half of what is left, oldest first.
@@ -36,7 +36,7 @@ static void unlock_inbox(struct fi_inbox *b)
 static int push_inbox(struct fi_server *me, struct fi_server *to, const struct fi_desc *d)
 {
     struct fi_inbox *b = &to->inbox;
-    fi_episode_note_dynamic(me);
+    fi_sched_note_dynamic(me);
     /* Counted before it can be seen, while we are active (settling: busy
      * > 0), and the receiver's decrement comes after our unlock (release). */
     AO_fetch_and_add1(&fi_lib.busy);
@@ -71,7 +71,7 @@ static size_t take_inbox(struct fi_server *me)
     fi_queue_reset(&b->queue);
     AO_store(&b->count, 0);
     unlock_inbox(b);
-    /* We are active, so this cannot end the episode. */
+    /* We are active, so this cannot end a settling stage. */
     AO_fetch_and_add(&fi_lib.busy, (AO_t)0 - n);
     return n;
 }
@@ -240,7 +240,7 @@ int fi_rtc_create(int server, const struct fi_desc *d)
         return fi_queue_push(&me->pinned, d);
     if (server != F_ANY)
         return push_inbox(me, &fi_lib.servers[server], d);
-    fi_episode_note_dynamic(me);    /* idle servers may claim it */
+    fi_sched_note_dynamic(me);    /* idle servers may claim it */
     int rc = fi_queue_push(&me->any, d);
     if (rc == F_OK) {
         if (AO_load(&fi_lib.any_used) == 0)
@@ -322,13 +322,13 @@ int fi_rtc_help(struct fi_server *me)
 }
 
 /* Drop the filaments a server never ran (f_finalize without f_parallel). */
-void fi_rtc_discard(struct fi_server *s)
+void fi_rtc_discard(struct fi_server *s, fi_discard_fn discard)
 {
     struct fi_queue *queues[] = { &s->pinned, &s->any, &s->inbox.queue };
     for (size_t q = 0; q < sizeof queues / sizeof *queues; ++q) {
         if (queues[q]->origin == NULL)
             continue;
         for (struct fi_desc *d; (d = fi_queue_take(queues[q])) != NULL;)
-            fi_vararg_discard(d->fn, d->arg);
+            discard(d->fn, d->arg);
     }
 }

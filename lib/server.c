@@ -21,11 +21,6 @@ struct fi_lib fi_lib = { .state = FI_UNINIT };
 __thread struct fi_server *fi_self;
 F_API __thread size_t f_self_slot_;
 
-int fi_servers_check_index(int server)
-{
-    return server >= 0 && server < fi_lib.nservers ? F_OK : F_EINVAL;
-}
-
 struct run_wait {
     AO_t gen;
 };
@@ -34,21 +29,6 @@ static int run_posted(void *ctx)
 {
     const struct run_wait *w = ctx;
     return AO_load_acquire(&fi_lib.run_gen) != w->gen || AO_load_acquire(&fi_lib.shutdown);
-}
-
-static void run(struct fi_server *me)
-{
-    struct fi_episode e = { FI_EPISODE_ONCE, 0 };
-    fi_forkjoin_begin_run(me);
-    me->at_work = 0;
-    if (fi_has_queued_work(me) || fi_phases_count() > 0)    /* roots, RTC filaments, passes */
-        fi_count_at_work(me);
-    while (e.kind != FI_EPISODE_DONE) {
-        if (e.kind == FI_EPISODE_PASS)
-            fi_phase_pass(me, e.phase);
-        fi_episode_drain(me);
-        e = fi_episode_finish(me, e);
-    }
 }
 
 static void *server_main(void *arg)
@@ -64,7 +44,7 @@ static void *server_main(void *arg)
         if (AO_load_acquire(&fi_lib.shutdown))
             return NULL;
         w.gen = AO_load(&fi_lib.run_gen);
-        run(me);
+        fi_sched_run(me);
         /* Release: this server's writes (results, statistics) before the
          * main thread returns from f_parallel; pairs with all_checked_out. */
         if (AO_fetch_and_add1_release(&fi_lib.checked_out) == (AO_t)fi_lib.nservers - 1)
@@ -82,8 +62,8 @@ static void destroy_servers(int n)
 {
     for (int k = 0; k < n; ++k) {
         struct fi_server *s = &fi_lib.servers[k];
-        fi_rtc_discard(s);
-        fi_forkjoin_discard(s);
+        fi_rtc_discard(s, fi_vararg_discard);
+        fi_forkjoin_discard(s, fi_vararg_discard);
         fi_deque_destroy(&s->deque);
         fi_queue_destroy(&s->any);
         fi_queue_destroy(&s->inbox.queue);
@@ -221,7 +201,7 @@ int f_parallel(void)
     AO_store(&fi_lib.state, FI_RUNNING);
     fi_rtc_cursors_open(0);
     fi_phase_cursors_open(0);
-    fi_episode_begin_run();
+    fi_sched_begin_run();
     AO_store(&fi_lib.checked_out, 0);
     /* Release: every filament, phase and argument created so far, before
      * the servers see the run; pairs with run_posted. */

@@ -1,10 +1,18 @@
 /*
- * episode.c - the end of an episode: the barrier between passes and
- * termination detection [paper §4.4].
+ * scheduler.c - what a server does in a run: its passes, its own work,
+ * the barrier between episodes and termination detection [paper §4.3,
+ * §4.4].
  *
  * A run is a sequence of episodes: first one in which the RTC and fork/join
  * filaments run once, then one per pass over an iterative phase, in
  * circular order, until a phase's sequential code returns F_DONE.
+ *
+ * The scheduler calls down, and nothing below calls it: the kinds of
+ * filaments each give it the same four operations (internal.h, "What the
+ * scheduler needs of each kind"): drain the server's own work, say whether
+ * there is work an idle server could take, take some and run it, and ask
+ * for more; the iterative kind gives passes and barrier code (phase.c);
+ * the tree barrier (barrier.c) and waiting (wait.c) are below.
  *
  * A server that has run its own work of an episode crosses the tree
  * barrier (barrier.c).  In a plain pass that is all: each server's work
@@ -27,7 +35,7 @@
 #include "internal.h"
 #include "wait.h"
 
-void fi_episode_begin_run(void)
+void fi_sched_begin_run(void)
 {
     AO_store(&fi_lib.unstarted, (AO_t)fi_lib.nservers);
     /* F_ANY filaments from the main thread are claimed by idle servers:
@@ -38,7 +46,7 @@ void fi_episode_begin_run(void)
 
 /* Run the server's own RTC and fork/join work until none is left; each
  * kind may create the other. */
-void fi_episode_drain(struct fi_server *me)
+static void drain(struct fi_server *me)
 {
     if (!fi_has_queued_work(me))
         return;
@@ -47,28 +55,18 @@ void fi_episode_drain(struct fi_server *me)
     while (fi_forkjoin_drain(me));
 }
 
-/* Ask every server with no public fork/join work for some. */
-static void request_work(struct fi_server *me)
-{
-    for (int k = 0; k < fi_lib.nservers; ++k) {
-        AO_t ts = AO_load(&fi_lib.servers[k].deque.ts);
-        if (k != me->index && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
-            fi_steal_request(&fi_lib.servers[k]);
-    }
-}
-
 /* Is there work that this idle server could take?  Asks for some, too. */
 static int work_visible(struct fi_server *me)
 {
-    request_work(me);
-    return fi_rtc_visible(me) || fi_steal_visible(me);
+    fi_forkjoin_ask(me);
+    return fi_rtc_visible(me) || fi_forkjoin_visible(me);
 }
 
 /* Take work from another server and run it, with whatever it creates here. */
 static int take_work(struct fi_server *me)
 {
-    int took = fi_rtc_help(me) || fi_steal_any(me);
-    fi_episode_drain(me);
+    int took = fi_rtc_help(me) || fi_forkjoin_help(me);
+    drain(me);
     return took;
 }
 
@@ -77,7 +75,7 @@ static int take_work(struct fi_server *me)
  * or the claimed queue's owner arrives after it). */
 static void help_at_barrier(struct fi_server *me)
 {
-    fi_episode_note_dynamic(me);
+    fi_sched_note_dynamic(me);
     take_work(me);
 }
 
@@ -105,7 +103,7 @@ static int settled_or_work(void *ctx)
 {
     const struct settle_wait *w = ctx;
     return AO_load_acquire(&fi_lib.settled) == w->settle_no || fi_rtc_visible(w->me) ||
-           fi_steal_visible(w->me);
+           fi_forkjoin_visible(w->me);
 }
 
 /*
@@ -117,7 +115,7 @@ static void settle(struct fi_server *me)
 {
     struct settle_wait w = { me, ++me->settle_no };
     me->settling = 1;
-    fi_episode_drain(me);
+    drain(me);
     for (;;) {
         /* Full: our work's writes to the last server to go idle, and, if
          * we are that server, everybody's writes to us. */
@@ -129,7 +127,7 @@ static void settle(struct fi_server *me)
         }
         int active = 0;
         while (!active) {
-            request_work(me);
+            fi_forkjoin_ask(me);
             fi_wait_until(&fi_lib.servers_wait, settled_or_work, &w, fi_lib.oversubscribed,
                           FI_RUN_YIELD_NS, &me->stats.idle_ns);
             if (AO_load_acquire(&fi_lib.settled) == w.settle_no)
@@ -140,6 +138,23 @@ static void settle(struct fi_server *me)
     }
 settled:
     me->settling = 0;
+}
+
+/* A phase's sequential code, on server 0, alone [paper §2.2]. */
+static int barrier_code(struct fi_server *me, int phase)
+{
+    void *arg;
+    f_seq_func seq = fi_phase_seq(phase, &arg);
+    if (seq == NULL)
+        return F_NOTDONE;
+    me->in_barrier = 1;
+    int verdict = seq(arg);
+    /* The children it left unjoined are barrier code too: they run here
+     * and now, before the next pass or the end of the run (f_fork(3)).
+     * The deque held nothing before: the episode's work was all done. */
+    fi_forkjoin_drain(me);
+    me->in_barrier = 0;
+    return verdict;
 }
 
 struct decision {
@@ -160,7 +175,7 @@ static unsigned decide(void *ctx)
     }
     int done = d->e.kind == FI_EPISODE_ONCE
                    ? fi_phases_count() == 0
-                   : fi_phase_barrier_code(d->me, d->e.phase) == F_DONE;
+                   : barrier_code(d->me, d->e.phase) == F_DONE;
     return done ? FI_VERDICT_DONE : 0;
 }
 
@@ -168,7 +183,7 @@ static unsigned decide(void *ctx)
  * The calling server has run all its own work of episode e.  Cross the
  * barrier, settling as often as the root says, and return what comes next.
  */
-struct fi_episode fi_episode_finish(struct fi_server *me, struct fi_episode e)
+static struct fi_episode finish(struct fi_server *me, struct fi_episode e)
 {
     if (e.kind == FI_EPISODE_PASS)
         me->stats.barrier_episodes++;
@@ -181,4 +196,20 @@ struct fi_episode fi_episode_finish(struct fi_server *me, struct fi_episode e)
     if (e.kind == FI_EPISODE_ONCE)
         return (struct fi_episode){ FI_EPISODE_PASS, 0 };
     return (struct fi_episode){ FI_EPISODE_PASS, (e.phase + 1) % fi_phases_count() };
+}
+
+/* One server's share of a run, from the run's start to its end. */
+void fi_sched_run(struct fi_server *me)
+{
+    struct fi_episode e = { FI_EPISODE_ONCE, 0 };
+    fi_forkjoin_begin_run(me);
+    me->at_work = 0;
+    if (fi_has_queued_work(me) || fi_phases_count() > 0)    /* roots, RTC filaments, passes */
+        fi_count_at_work(me);
+    while (e.kind != FI_EPISODE_DONE) {
+        if (e.kind == FI_EPISODE_PASS)
+            fi_phase_pass(me, e.phase);
+        drain(me);
+        e = finish(me, e);
+    }
 }
