@@ -23,7 +23,8 @@
  * that helps may not slow the ones that have work.
  *
  * Written by the children: a server's `arrived` line, one word each.
- * Written by the parent: a server's `go` word.  Owner only: barrier_round.
+ * Written by the parent: a server's `go` word.  Owner only:
+ * barrier_round, barrier_children.
  */
 #include "internal.h"
 #include "wait.h"
@@ -50,15 +51,15 @@ static int first_child(int k)
     return FI_BARRIER_FANIN * k + 1;
 }
 
-static int children(int k)
+void fi_barrier_init(struct fi_server *s)
 {
-    int n = fi_lib.nservers - first_child(k);
-    return n < 0 ? 0 : n < FI_BARRIER_FANIN ? n : FI_BARRIER_FANIN;
+    int n = fi_lib.nservers - first_child(s->index);
+    s->barrier_children = n < 0 ? 0 : n < FI_BARRIER_FANIN ? n : FI_BARRIER_FANIN;
 }
 
 static int subtree_arrived(const struct fi_server *me, AO_t round)
 {
-    for (int c = children(me->index); c-- > 0;)
+    for (int c = me->barrier_children; c-- > 0;)
         /* Acquire: the child's subtree's writes; pairs with arrive(). */
         if (AO_load_acquire(&me->barrier.arrived[c]) != round)
             return 0;
@@ -85,17 +86,21 @@ static int wait_ready(void *ctx)
     return 0;
 }
 
-/* Wait until w->reached, helping with any work that shows up meanwhile. */
-static void wait_for(struct tree_wait *w)
+/* Wait until reached(me, round), helping with any work that shows up
+ * meanwhile. */
+static void wait_for(struct fi_server *me, AO_t round,
+                     int (*reached)(const struct fi_server *, AO_t),
+                     const struct fi_idle_ops *idle)
 {
+    struct tree_wait w = { me, round, reached, idle, 0, 0 };
     for (;;) {
-        w->work = 0;
-        w->polls = 0;
-        fi_wait_until(&fi_lib.servers_wait, wait_ready, w, fi_lib.oversubscribed,
-                      FI_RUN_YIELD_NS, &w->me->stats.idle_ns);
-        if (!w->work)
+        w.work = 0;
+        w.polls = 0;
+        fi_wait_until(&fi_lib.servers_wait, wait_ready, &w, fi_lib.oversubscribed,
+                      FI_RUN_YIELD_NS, &me->stats.idle_ns);
+        if (!w.work)
             return;
-        w->idle->help(w->me);
+        idle->help(me);
     }
 }
 
@@ -111,28 +116,28 @@ static void arrive(struct fi_server *me, AO_t round)
 
 static void release(struct fi_server *me, AO_t go)
 {
-    int first = first_child(me->index), n = children(me->index);
-    for (int c = 0; c < n; ++c)
+    struct fi_server *child = &fi_lib.servers[first_child(me->index)];
+    for (int c = 0; c < me->barrier_children; ++c)
         /* Release: the verdict and everything before it; pairs with released(). */
-        AO_store_release(&fi_lib.servers[first + c].barrier.go, go);
-    if (n > 0)
+        AO_store_release(&child[c].barrier.go, go);
+    if (me->barrier_children > 0)
         fi_wake_all(&fi_lib.servers_wait);
 }
 
 unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(void *), void *ctx,
                           const struct fi_idle_ops *idle)
 {
-    struct tree_wait w = { me, ++me->barrier_round, subtree_arrived, idle, 0, 0 };
-    wait_for(&w);
+    AO_t round = ++me->barrier_round;
+    if (!subtree_arrived(me, round))
+        wait_for(me, round, subtree_arrived, idle);
     unsigned verdict;
     if (me->index == 0) {
         verdict = decide(ctx);
     } else {
-        arrive(me, w.round);
-        w.reached = released;
-        wait_for(&w);
+        arrive(me, round);
+        wait_for(me, round, released, idle);
         verdict = (unsigned)(AO_load(&me->barrier.go) & VERDICT_MASK);
     }
-    release(me, w.round << VERDICT_BITS | verdict);
+    release(me, round << VERDICT_BITS | verdict);
     return verdict;
 }

@@ -81,6 +81,7 @@ struct fi_server {
     int at_work;     /* has had work in this run (fi_lib.unstarted) */
     int settling;    /* in an episode's settling stage: work is counted in busy */
     AO_t barrier_round;  /* barrier rounds crossed (barrier.c) */
+    int barrier_children;  /* in the barrier's tree (barrier.c) */
     AO_t settle_no;      /* settling stages ended (scheduler.c) */
     unsigned steal_seed;
     pthread_t thread;
@@ -258,6 +259,8 @@ struct fi_idle_ops {
     int (*visible)(struct fi_server *me);  /* is there work it could help with? */
     void (*help)(struct fi_server *me);    /* take some and run it */
 };
+/* Place server s in the tree of fi_lib.nservers (f_initialize). */
+FI_HIDDEN void fi_barrier_init(struct fi_server *s);
 /* Arrive, wait for every server, and return the round's verdict: the one
  * that decide(ctx) returned on server 0, which calls it once all have
  * arrived and before any leaves. */

@@ -83,6 +83,7 @@ static FI_MUST_CHECK int alloc_servers(int n)
         struct fi_server *s = &fi_lib.servers[k];
         s->index = k;
         s->steal_seed = 2654435761u * (unsigned)(k + 1);
+        fi_barrier_init(s);
         if (fi_queue_init(&s->any) < 0 || fi_queue_init(&s->inbox.queue) < 0 ||
             fi_queue_init(&s->pinned) < 0 || fi_deque_init(&s->deque) < 0) {
             destroy_servers(k + 1);
