@@ -34,7 +34,8 @@
 _Static_assert((FI_VERDICT_SETTLE | FI_VERDICT_DONE) <= VERDICT_MASK, "verdicts fit go's low bits");
 
 /* Polls between two looks for work while waiting (a look reads one word of
- * every server); once the wait has begun to yield, every poll looks. */
+ * every server); once the wait has begun to yield or sleep, every poll
+ * looks: a sleeper is woken when work is published, and must see it. */
 #define LOOK_EVERY 32
 
 struct tree_wait {
@@ -43,7 +44,7 @@ struct tree_wait {
     int (*reached)(const struct fi_server *me, AO_t round);
     const struct fi_idle_ops *idle;
     unsigned polls;
-    int work;  /* the wait ended on work to help with, not on `reached` */
+    int work; /* the wait ended on work to help with, not on `reached` */
 };
 
 static int first_child(int k)
@@ -78,7 +79,9 @@ static int wait_ready(void *ctx)
     struct tree_wait *w = ctx;
     if (w->reached(w->me, w->round))
         return 1;
-    if (w->idle != NULL && (++w->polls % LOOK_EVERY == 0 || w->polls > FI_SPIN_POLLS) &&
+    if (w->idle != NULL &&
+        (++w->polls % LOOK_EVERY == 0 ||
+         w->polls > (unsigned)fi_wait_spins(fi_lib.oversubscribed)) &&
         w->idle->visible(w->me)) {
         w->work = 1;
         return 1;
@@ -89,15 +92,14 @@ static int wait_ready(void *ctx)
 /* Wait until reached(me, round), helping with any work that shows up
  * meanwhile. */
 static void wait_for(struct fi_server *me, AO_t round,
-                     int (*reached)(const struct fi_server *, AO_t),
-                     const struct fi_idle_ops *idle)
+                     int (*reached)(const struct fi_server *, AO_t), const struct fi_idle_ops *idle)
 {
     struct tree_wait w = { me, round, reached, idle, 0, 0 };
     for (;;) {
         w.work = 0;
         w.polls = 0;
-        fi_wait_until(&fi_lib.servers_wait, wait_ready, &w, fi_lib.oversubscribed,
-                      FI_RUN_YIELD_NS, &me->stats.idle_ns);
+        fi_wait_until(&fi_lib.servers_wait, wait_ready, &w, fi_lib.oversubscribed, FI_RUN_YIELD_NS,
+                      &me->stats.idle_ns);
         if (!w.work)
             return;
         idle->help(me);
@@ -111,7 +113,7 @@ static void arrive(struct fi_server *me, AO_t round)
     /* Release: this subtree's work (and what it acquired from below) to
      * the parent; pairs with subtree_arrived(). */
     AO_store_release(&parent->barrier.arrived[(k - 1) % FI_BARRIER_FANIN], round);
-    fi_wake_all(&fi_lib.servers_wait);    /* the parent may be asleep */
+    fi_wake_all(&fi_lib.servers_wait); /* the parent may be asleep */
 }
 
 static void release(struct fi_server *me, AO_t go)

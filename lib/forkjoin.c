@@ -138,13 +138,9 @@ void fi_forkjoin_bounds(struct fi_deque *d)
 
     /* Pruned typed results lie above every slot (they are made only in a
      * full deque): while there are any, every pop goes through f_sync_typed_ or
-     * join_untyped, which see them.  In a --enable-debug library every pop
-     * goes to the library, which checks the lock rule (fi_locks_held). */
-#ifdef FI_DEBUG
-    d->own.floor_ = d->own.slot_ + d->cap;
-#else
-    d->own.floor_ = d->own.slot_ + (d->npruned > 0 ? d->cap : d->split);
-#endif
+     * join_untyped, which see them; and while the thread holds a lock
+     * (--enable-debug), every pop goes to the library, which refuses f_join. */
+    d->own.floor_ = d->own.slot_ + (d->npruned > 0 || fi_locks_held() ? d->cap : d->split);
 }
 
 void fi_forkjoin_begin_run(struct fi_server *me)

@@ -133,7 +133,7 @@ static void settle(struct fi_server *me)
             if (AO_load_acquire(&fi_lib.settled) == w.settle_no)
                 goto settled;
             if ((active = reactivate()))
-                take_work(me);    /* then idle again: decrement once more */
+                take_work(me); /* then idle again: decrement once more */
         }
     }
 settled:
@@ -170,12 +170,11 @@ static unsigned decide(void *ctx)
     const struct decision *d = ctx;
     if (AO_load(&fi_lib.dynamic) != 0) {
         AO_store(&fi_lib.dynamic, 0);
-        AO_fetch_and_add(&fi_lib.busy, (AO_t)fi_lib.nservers);    /* released by the tree */
+        AO_fetch_and_add(&fi_lib.busy, (AO_t)fi_lib.nservers); /* released by the tree */
         return FI_VERDICT_SETTLE;
     }
-    int done = d->e.kind == FI_EPISODE_ONCE
-                   ? fi_phases_count() == 0
-                   : barrier_code(d->me, d->e.phase) == F_DONE;
+    int done = d->e.kind == FI_EPISODE_ONCE ? fi_phases_count() == 0
+                                            : barrier_code(d->me, d->e.phase) == F_DONE;
     return done ? FI_VERDICT_DONE : 0;
 }
 
@@ -204,7 +203,7 @@ void fi_sched_run(struct fi_server *me)
     struct fi_episode e = { FI_EPISODE_ONCE, 0 };
     fi_forkjoin_begin_run(me);
     me->at_work = 0;
-    if (fi_has_queued_work(me) || fi_phases_count() > 0)    /* roots, RTC filaments, passes */
+    if (fi_has_queued_work(me) || fi_phases_count() > 0) /* roots, RTC filaments, passes */
         fi_count_at_work(me);
     while (e.kind != FI_EPISODE_DONE) {
         if (e.kind == FI_EPISODE_PASS)

@@ -99,7 +99,7 @@ void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
      * longer than a parked one: the threads it waits for may be runnable
      * on this very core (Jacobi 1024, 8 servers on 2 cores, 11 interleaved
      * runs: 0.114 s with 2 ms of yields, 0.092 s with 100 us). */
-    int spins = cede ? FI_SPIN_POLLS / 64 : FI_SPIN_POLLS;
+    int spins = fi_wait_spins(cede);
     if (cede && yield_ns > FI_PARK_YIELD_NS)
         yield_ns = FI_PARK_YIELD_NS;
     int ok = 0;

@@ -21,6 +21,12 @@ FI_HIDDEN void fi_waitset_destroy(struct fi_waitset *w);
 FI_HIDDEN void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
                              unsigned long yield_ns, unsigned long *idle_ns);
 
+/* How many times fi_wait_until polls before it begins to yield. */
+static inline int fi_wait_spins(int cede)
+{
+    return cede ? FI_SPIN_POLLS / 64 : FI_SPIN_POLLS;
+}
+
 /* The clock of the idle-time statistic (f_get_stats(3)): cheap and coarse,
  * right on average over many waits (wait.c). */
 FI_HIDDEN unsigned long fi_idle_clock_ns(void);
