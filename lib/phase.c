@@ -337,14 +337,16 @@ void fi_run_row(f_func fn, long i, long j_first, long j_last, void *arg)
 void fi_phase_pass(struct fi_server *me, int phase)
 {
     struct fi_runs *rs = &fi_lib.phases[phase].per_server[me->index];
+    /* Locals: the calls could change *rs for all the compiler knows. */
+    const struct fi_run *first = rs->run, *end = first + rs->n;
     struct range_cache cache = { NULL, NULL };
     int ranged = 0;
     if (!rs->backward)
-        for (size_t r = 0; r < rs->n; ++r)
-            ranged |= run_one(&rs->run[r], &cache, 0);
+        for (const struct fi_run *r = first; r != end; ++r)
+            ranged |= run_one(r, &cache, 0);
     else
-        for (size_t r = rs->n; r-- > 0;)
-            run_one(&rs->run[r], &cache, 1);
+        for (const struct fi_run *r = end; r != first;)
+            run_one(--r, &cache, 1);
     rs->backward = !rs->backward && !ranged;
     me->stats.filaments_run += filaments(rs);
 }
