@@ -149,6 +149,16 @@ void fi_forkjoin_begin_run(struct fi_server *me)
     fi_forkjoin_bounds(&me->deque);
 }
 
+/* A server's creator (create.c) neither forks nor joins: its fast paths go
+ * to the library, which refuses them.  Returns the deque to put back
+ * (NULL: shut them). */
+struct f_deque_ *fi_forkjoin_shut(struct f_deque_ *d)
+{
+    struct f_deque_ *was = f_deque_;
+    f_deque_ = d != NULL ? d : &no_deque;
+    return was;
+}
+
 /* ------------------------------------------------------------------ run */
 
 static void join_to(struct fi_server *me, size_t base);
@@ -365,7 +375,7 @@ int fi_forkjoin_drain(struct fi_server *me)
 int (f_join)(void)
 {
     struct fi_server *me = fi_self;
-    if (me == NULL || fi_locks_held())
+    if (me == NULL || me->creating || fi_locks_held())
         return F_ESTATE;
     join_untyped(me, fi_base(&me->deque));
     return F_OK;
@@ -471,6 +481,8 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
     struct fi_server *me = fi_self;
     if (me == NULL)
         return kind != F_KIND_VOID_ ? F_ESTATE : fork_root(fn, i, j, arg);
+    if (me->creating)
+        return F_ESTATE;    /* not a filament: no parent to join it */
     if (fn == NULL)
         return F_EINVAL;
     struct fi_deque *d = &me->deque;
@@ -560,7 +572,7 @@ f_value f_sync_typed_(long kind)
 {
     f_value none = { 0 };
     struct fi_server *me = fi_self;
-    if (me == NULL)
+    if (me == NULL || me->creating)
         return none;
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = &d->own;
