@@ -150,13 +150,13 @@ void fi_forkjoin_begin_run(struct fi_server *me)
 }
 
 /* A server's creator (create.c) neither forks nor joins: its fast paths go
- * to the library, which refuses them.  Returns the deque to put back
- * (NULL: shut them). */
-struct f_deque_ *fi_forkjoin_shut(struct f_deque_ *d)
+ * to the library, which refuses them, through the server's own copy of
+ * no_deque (a failing join writes its base back, and every server may be
+ * in its creator at once); or open them again. */
+void fi_forkjoin_shut(struct fi_server *me, int shut)
 {
-    struct f_deque_ *was = f_deque_;
-    f_deque_ = d != NULL ? d : &no_deque;
-    return was;
+    me->shut_deque = no_deque;
+    f_deque_ = shut ? &me->shut_deque : &me->deque.own;
 }
 
 /* ------------------------------------------------------------------ run */

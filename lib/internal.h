@@ -84,6 +84,7 @@ struct fi_server {
     int creating;
     int create_rc;
     struct fi_queue_mark mark_pinned, mark_any;
+    struct f_deque_ shut_deque;  /* f_deque_ meanwhile: every fast path fails */
 };
 
 /* What the episode that has just begun is [paper §4.4]. */
@@ -242,7 +243,7 @@ FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
 FI_HIDDEN int fi_forkjoin_drain(struct fi_server *me);  /* 1 if it ran anything */
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
-FI_HIDDEN struct f_deque_ *fi_forkjoin_shut(struct f_deque_ *d);
+FI_HIDDEN void fi_forkjoin_shut(struct fi_server *me, int shut);
 FI_HIDDEN long fi_prune_threshold(void);
 
 /* lock.c: the spin lock itself, for the library's own locks; and, in a
