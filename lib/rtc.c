@@ -134,8 +134,8 @@ void fi_rtc_cursors_reopen(void)
  * 1 000 000 inner products, 32 MiB of descriptors that the main thread
  * writes into fresh pages while every server waits for f_parallel (a 2-server
  * run took 1.036 times the coarse-grain program's time, the difference
- * being that creation).  So when the main thread's cursor has filled a
- * chunk that ends in a row - three or more filaments of the same fn, i and
+ * being that creation).  So when the main thread's cursor (or a creating
+ * server's own) has filled a chunk that ends in a row - three or more filaments of the same fn, i and
  * arg with consecutive j - the library packs the chunk's new descriptors
  * before it takes another chunk: the points of each such row after the
  * first become one descriptor, a call of run_rest, and the cursor goes on
@@ -201,7 +201,9 @@ static struct fi_desc *pack_rows(struct fi_desc *start, struct fi_desc *from,
  * The cursor of server s has filled its chunk: pack it if it ends in a row.
  * Packing that frees less than an eighth of the chunk is the chunk's last,
  * so that a row begun at the end of a chunk of other filaments does not
- * come back here for every point.
+ * come back here for every point.  No row reaches below pack_floor: the
+ * chunk's first slot, or where a server's creator began (create.c), so
+ * that a failed f_create_per_server can cut the queue back there.
  */
 static void pack_full_chunk(struct fi_server *s)
 {
