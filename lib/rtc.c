@@ -88,7 +88,7 @@ F_API struct f_rtc_cursor_ f_rtc_cursors_[F_RTC_CURSORS_];
 _Static_assert(FI_MAX_SERVERS <= F_RTC_CURSORS_, "a cursor per server");
 F_API __thread struct f_creator_ f_creator_ = { { NULL, NULL }, NULL, -1 };
 
-/* Open `cursor` on server s's pinned queue, or close it. */
+/* Open `cursor` on server s's pinned queue. */
 static void open_cursor(struct f_rtc_cursor_ *cursor, struct fi_server *s)
 {
     struct fi_chunk *c = s->pinned.last;
@@ -96,6 +96,7 @@ static void open_cursor(struct f_rtc_cursor_ *cursor, struct fi_server *s)
     *cursor = (struct f_rtc_cursor_){ slot + AO_load(&c->tail), slot + c->cap };
 }
 
+/* Close it: write the chunk's tail back. */
 static void close_cursor(struct f_rtc_cursor_ *cursor, struct fi_server *s)
 {
     if (cursor->next_ == NULL)
@@ -135,8 +136,9 @@ void fi_rtc_cursors_reopen(void)
  * writes into fresh pages while every server waits for f_parallel (a 2-server
  * run took 1.036 times the coarse-grain program's time, the difference
  * being that creation).  So when the main thread's cursor (or a creating
- * server's own) has filled a chunk that ends in a row - three or more filaments of the same fn, i and
- * arg with consecutive j - the library packs the chunk's new descriptors
+ * server's own) has filled a chunk that ends in a row - three or more
+ * filaments of the same fn, i and arg with consecutive j - the library
+ * packs the chunk's new descriptors
  * before it takes another chunk: the points of each such row after the
  * first become one descriptor, a call of run_rest, and the cursor goes on
  * in the room freed.  A row then takes two slots of a chunk that stays in
@@ -217,7 +219,8 @@ static void pack_full_chunk(struct fi_server *s)
     if (tail != c->cap || s->packed == SIZE_MAX || tail - floor < 3 ||
         !extends_row(&c->slot[tail - 3], &c->slot[tail - 2], &c->slot[tail - 1]))
         return;
-    size_t end = (size_t)(pack_rows(&c->slot[floor], &c->slot[s->packed], &c->slot[tail]) - c->slot);
+    struct fi_desc *out = pack_rows(&c->slot[floor], &c->slot[s->packed], &c->slot[tail]);
+    size_t end = (size_t)(out - c->slot);
     AO_store(&c->tail, end);
     s->packed = tail - end < c->cap / 8 ? SIZE_MAX : end;
 }

@@ -475,8 +475,10 @@ START_TEST(test_create_bitwise_equal)
     uint64_t seed = 3;
     for (int i = 0; i < MN; ++i)
         for (int j = 0; j < MN; ++j) {
-            m[0].a[i][j] = m[1].a[i][j] = (double)((seed = seed * 6364136223846793005u + 1) >> 11);
-            m[0].b[i][j] = m[1].b[i][j] = 1.0 / (double)((seed = seed * 6364136223846793005u + 1) >> 40 | 1);
+            seed = seed * 6364136223846793005u + 1;
+            m[0].a[i][j] = m[1].a[i][j] = (double)(seed >> 11);
+            seed = seed * 6364136223846793005u + 1;
+            m[0].b[i][j] = m[1].b[i][j] = 1.0 / (double)(seed >> 40 | 1);
         }
     for (long i = 0; i < MN; ++i)
         for (long j = 0; j < MN; ++j)
