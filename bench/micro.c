@@ -171,6 +171,64 @@ static void bench_rtc(const struct options *o, double *ns, int create_only, long
     f_finalize();
 }
 
+/*
+ * create-per-server: the same n filaments (rows of `row`, j by 2, unpacked)
+ * created into fresh queues (a new f_initialize each round) by the main
+ * thread, each row on its strip's server, and by the servers themselves,
+ * each its strip (f_create_per_server), rounds interleaved; the figure is
+ * creation alone, the call included (the servers' wake-up and the wait
+ * for the last), not the run.  micro_create_own is external, for
+ * callgrind's --toggle-collect, as micro_rtc_create.
+ */
+struct strips {
+    long n, row;
+};
+
+static long rows_of(const struct strips *s)
+{
+    return (s->n + s->row - 1) / s->row;
+}
+
+static void create_row(const struct strips *s, int server, long i)
+{
+    long points = s->n - i * s->row < s->row ? s->n - i * s->row : s->row;
+    for (long j = 0; j < 2 * points; j += 2)
+        check(f_rtc_thread(server, micro_empty, i, j, NULL), "f_rtc_thread");
+}
+
+int micro_create_own(int server, int nservers, void *arg);
+
+__attribute__((noinline)) int micro_create_own(int server, int nservers, void *arg)
+{
+    const struct strips *s = arg;
+    long rows = rows_of(s);
+    for (long i = rows * server / nservers; i < rows * (server + 1) / nservers; ++i)
+        create_row(s, server, i);
+    return 0;
+}
+
+static void bench_create_per_server(const struct options *o, double *own, double *main_ns)
+{
+    struct strips s = { o->count, o->row };
+    long rows = rows_of(&s);
+    for (int r = 0; r < o->rounds; ++r) {
+        check(f_initialize(o->servers), "f_initialize");
+        double t0 = now_ns();
+        for (long i = 0; i < rows; ++i)
+            create_row(&s, (int)(i * o->servers / rows), i);
+        main_ns[r] = (now_ns() - t0) / (double)o->count;
+        check(f_parallel(), "f_parallel");
+        f_finalize();
+
+        check(f_initialize(o->servers), "f_initialize");
+        t0 = now_ns();
+        check(f_create_per_server(micro_create_own, &s), "f_create_per_server");
+        own[r] = (now_ns() - t0) / (double)o->count;
+        check(f_parallel(), "f_parallel");
+        f_finalize();
+    }
+}
+
 static long passes_left;
 
 static int count_down(void *arg)
@@ -504,8 +562,9 @@ static int bench_bytes(const struct options *o)
 
 /* ---------------------------------------------------------------- main */
 
-enum bench { PROC, RTC, RTC_CREATE, RTC_ROWS, ITER, ITER_RUNS, ITER_RANGE, BARRIER, BARRIER_FIL, PARALLEL,
-             FORK_JOIN, FORK_JOIN_STOLEN, FORK_SYNC, BYTES, LIST, NBENCH };
+enum bench { PROC, RTC, RTC_CREATE, RTC_ROWS, CREATE_PER_SERVER, ITER, ITER_RUNS, ITER_RANGE,
+             BARRIER, BARRIER_FIL, PARALLEL, FORK_JOIN, FORK_JOIN_STOLEN, FORK_SYNC, BYTES, LIST,
+             NBENCH };
 
 static const struct {
     const char *name;
@@ -515,6 +574,9 @@ static const struct {
     [RTC] = { "rtc", "an empty RTC filament, created on server 0 (rows of --row, every other j) and run" },
     [RTC_CREATE] = { "rtc-create", "its creation alone" },
     [RTC_ROWS] = { "rtc-rows", "the same in rows of --row consecutive j, which the library packs" },
+    [CREATE_PER_SERVER] = { "create-per-server",
+                            "RTC creation by each server for itself (f_create_per_server), and by "
+                            "the main thread (main_ns_per), into fresh queues" },
     [ITER] = { "iter", "an empty iterative filament per pass, a run of its own" },
     [ITER_RUNS] = { "iter-runs", "the same, in rows of --row consecutive j (runs)" },
     [ITER_RANGE] = { "iter-range", "the same rows, run by a range version" },
@@ -611,6 +673,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: out of memory\n", prog);
         return 1;
     }
+    double *main_ns = malloc((size_t)o.rounds * sizeof *main_ns);
+    if (main_ns == NULL) {
+        fprintf(stderr, "%s: out of memory\n", prog);
+        return 1;
+    }
     const char *key = "ns_per";
     long stolen = -1;
     switch (b) {
@@ -618,6 +685,7 @@ int main(int argc, char **argv)
     case RTC:
     case RTC_CREATE: bench_rtc(&o, ns, b == RTC_CREATE, 2); break;
     case RTC_ROWS: bench_rtc(&o, ns, 0, 1); break;
+    case CREATE_PER_SERVER: bench_create_per_server(&o, ns, main_ns); break;
     case ITER: bench_iter(&o, ns, ALONE); break;
     case ITER_RUNS: bench_iter(&o, ns, RUNS); break;
     case ITER_RANGE: bench_iter(&o, ns, RANGE); break;
@@ -638,13 +706,29 @@ int main(int argc, char **argv)
     printf("what=%s servers=%d count=%ld", o.what, o.servers, o.count);
     if (b == ITER || b == ITER_RUNS || b == ITER_RANGE)
         printf(" passes=%ld", o.passes);
-    if (b == ITER_RUNS || b == ITER_RANGE || b == RTC_ROWS)
+    if (b == ITER_RUNS || b == ITER_RANGE || b == RTC_ROWS || b == CREATE_PER_SERVER)
         printf(" row=%ld", o.row);
     printf(" rounds=%d", o.rounds);
-    print_stat(key, "", ns, o.rounds);
+    if (b == CREATE_PER_SERVER) {
+        /* The ratio of each round's times (the rounds are paired). */
+        double *ratio = malloc((size_t)o.rounds * sizeof *ratio);
+        if (ratio == NULL) {
+            fprintf(stderr, "%s: out of memory\n", prog);
+            return 1;
+        }
+        for (int r = 0; r < o.rounds; ++r)
+            ratio[r] = ns[r] / main_ns[r];
+        print_stat(key, "", ns, o.rounds);
+        print_stat("main_ns_per", "main_", main_ns, o.rounds);
+        print_stat("ratio", "ratio_", ratio, o.rounds);
+        free(ratio);
+    } else {
+        print_stat(key, "", ns, o.rounds);
+    }
     if (b == FORK_JOIN_STOLEN)
         printf(" stolen=%ld of=%ld", stolen, o.count * o.rounds);
     printf("\n");
+    free(main_ns);
     free(ns);
     return 0;
 }

@@ -73,7 +73,8 @@ F_API int f_rtc_thread(int server, f_func fn, long i, long j, void *arg);
 
 /*
  * The creation fast path, inline (as putc is): from the main thread between
- * runs, a filament for a named server is four stores into that server's
+ * runs, or from a server's creator for its own server (f_create_per_server
+ * below), a filament for a named server is four stores into that server's
  * queue and a bump of its cursor [paper §4.3].  Everything else goes to the
  * library's f_rtc_thread.  The types and variables below are private to the
  * library.
@@ -96,19 +97,47 @@ struct f_rtc_cursor_ {
 #define F_RTC_CURSORS_ 1024   /* the most servers f_initialize accepts */
 extern F_API struct f_rtc_cursor_ f_rtc_cursors_[F_RTC_CURSORS_];
 
+/* While a server runs its creator (f_create_per_server), the cursors above
+ * are closed and the server creates through its own, in thread-local
+ * storage, which no other thread can reach: server_ is its index, rtc_ its
+ * RTC cursor and last_run_ its last run in the current phase (the
+ * iterative fast path below).  Elsewhere server_ is -1 and both are NULL. */
+struct f_run_;
+struct f_creator_ {
+    struct f_rtc_cursor_ rtc_;
+    struct f_run_ *last_run_;
+    int server_;
+};
+#if defined(__GNUC__)
+extern F_API __thread struct f_creator_ f_creator_ __attribute__((tls_model("initial-exec")));
+#else
+extern F_API _Thread_local struct f_creator_ f_creator_;
+#endif
+
+static inline int f_rtc_put_(struct f_rtc_cursor_ *c, struct f_desc_ *d, f_func fn, long i,
+                             long j, void *arg)
+{
+    d->fn_ = fn;
+    d->i_ = i;
+    d->j_ = j;
+    d->arg_ = arg;
+    c->next_ = d + 1;
+    return 0;
+}
+
+/* The main thread's cursor first, so that its path is what it was; a
+ * creating server's own cursor after it. */
 static inline int f_rtc_thread_inline_(int server, f_func fn, long i, long j, void *arg)
 {
     if ((unsigned)server < F_RTC_CURSORS_ && fn != (f_func)0) {
         struct f_rtc_cursor_ *c = &f_rtc_cursors_[server];
         struct f_desc_ *d = c->next_;
-        if (d < c->end_) {
-            d->fn_ = fn;
-            d->i_ = i;
-            d->j_ = j;
-            d->arg_ = arg;
-            c->next_ = d + 1;
-            return 0;
-        }
+        if (d < c->end_)
+            return f_rtc_put_(c, d, fn, i, j, arg);
+        c = &f_creator_.rtc_;
+        d = c->next_;
+        if (server == f_creator_.server_ && d < c->end_)
+            return f_rtc_put_(c, d, fn, i, j, arg);
     }
     return (f_rtc_thread)(server, fn, i, j, arg);
 }
@@ -123,9 +152,10 @@ F_API int f_new_barrier(f_seq_func seq, void *arg);
 F_API int f_iterative_thread(int server, f_func fn, long i, long j, void *arg);
 
 /*
- * The creation fast path, inline: from the main thread between runs, a
- * filament that extends the run last created on its server (same fn, i
- * and arg, the next j) is one store.  The rest goes to the library.
+ * The creation fast path, inline: from the main thread between runs, or
+ * from a server's creator for its own server, a filament that extends the
+ * run last created on its server (same fn, i and arg, the next j) is one
+ * store.  The rest goes to the library.
  */
 struct f_run_ {
     f_func fn_;
@@ -142,13 +172,15 @@ extern F_API unsigned f_iter_open_;
 
 static inline int f_iterative_thread_inline_(int server, f_func fn, long i, long j, void *arg)
 {
-    if ((unsigned)server < f_iter_open_) {
-        struct f_run_ *r = f_iter_last_[server];
-        if (r != (struct f_run_ *)0 && r->fn_ == fn && r->i_ == i && r->arg_ == arg &&
-            r->j_last_ != LONG_MAX && j == r->j_last_ + 1) {
-            r->j_last_ = j;
-            return 0;
-        }
+    struct f_run_ *r = (struct f_run_ *)0;
+    if ((unsigned)server < f_iter_open_)
+        r = f_iter_last_[server];
+    else if (server == f_creator_.server_)    /* a creating server's own (f_creator_) */
+        r = f_creator_.last_run_;
+    if (r != (struct f_run_ *)0 && r->fn_ == fn && r->i_ == i && r->arg_ == arg &&
+        r->j_last_ != LONG_MAX && j == r->j_last_ + 1) {
+        r->j_last_ = j;
+        return 0;
     }
     return (f_iterative_thread)(server, fn, i, j, arg);
 }
@@ -179,6 +211,32 @@ F_API int f_set_range_version(f_func point, f_range_func range);
         for (long f_j_ = f_jb_; f_j_ < f_je_; ++f_j_)                          \
             point(f_i_, f_j_, f_a_);                                           \
     }
+
+/* ------------------------------------------------ creation by the servers */
+
+/*
+ * The paper's programs create every filament from the main thread, then
+ * call f_parallel; with a million filaments that is a serial start while
+ * every server waits.  f_create_per_server(create, arg), from the main
+ * thread between runs, wakes the servers and has each call
+ * create(server, nservers, arg) on its own thread, all at once, and
+ * returns when all have returned: the filaments they created are consumed
+ * by the next f_parallel, as any others, and each server's queue memory is
+ * first touched by that server.  Inside create, a server creates for itself:
+ * f_rtc_thread and f_rtc_vthread for `server` (the inline path, as cheap
+ * as the main thread's) or F_ANY (its own F_ANY queue, balanced during the
+ * run); f_iterative_thread and f_iterative_vthread for `server` or F_ANY
+ * (placed on `server`) in the current phase, the last f_new_barrier's.
+ * Creating for another server returns F_ESTATE, as do f_new_barrier, forks
+ * and joins.  create returns 0 or a negative code; if it returns one, or
+ * any creation call in any server's create failed, f_create_per_server
+ * returns that code (the lowest server's first) and nothing created by any
+ * server in the call remains.  F_ESTATE: not from the main thread between
+ * runs; F_EINVAL: create is NULL.  See f_create_per_server(3).
+ */
+typedef int (*f_create_func)(int server, int nservers, void *arg);
+
+F_API int f_create_per_server(f_create_func create, void *arg);
 
 /* ------------------------------------------------- fork/join [§2.3, §4.5] */
 

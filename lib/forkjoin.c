@@ -149,6 +149,16 @@ void fi_forkjoin_begin_run(struct fi_server *me)
     fi_forkjoin_bounds(&me->deque);
 }
 
+/* A server's creator (create.c) neither forks nor joins: its fast paths go
+ * to the library, which refuses them, through the server's own copy of
+ * no_deque (a failing join writes its base back, and every server may be
+ * in its creator at once); or open them again. */
+void fi_forkjoin_shut(struct fi_server *me, int shut)
+{
+    me->shut_deque = no_deque;
+    f_deque_ = shut ? &me->shut_deque : &me->deque.own;
+}
+
 /* ------------------------------------------------------------------ run */
 
 static void join_to(struct fi_server *me, size_t base);
@@ -412,7 +422,7 @@ int fi_forkjoin_drain(struct fi_server *me)
 int (f_join)(void)
 {
     struct fi_server *me = fi_self;
-    if (me == NULL || fi_locks_held())
+    if (me == NULL || me->creating || fi_locks_held())
         return F_ESTATE;
     join_untyped(me, fi_base(&me->deque));
     return F_OK;
@@ -540,6 +550,8 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
     struct fi_server *me = fi_self;
     if (me == NULL)
         return kind != F_KIND_VOID_ ? F_ESTATE : fork_root(fn, i, j, arg);
+    if (me->creating)
+        return F_ESTATE;    /* not a filament: no parent to join it */
     if (fn == NULL)
         return F_EINVAL;
     struct fi_deque *d = &me->deque;
@@ -629,7 +641,7 @@ f_value f_sync_typed_(long kind)
 {
     f_value none = { 0 };
     struct fi_server *me = fi_self;
-    if (me == NULL)
+    if (me == NULL || me->creating)
         return none;
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = &d->own;

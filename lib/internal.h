@@ -86,10 +86,18 @@ struct fi_server {
     unsigned steal_seed;
     pthread_t thread;
     struct f_stats stats;
-    /* Main thread, between runs: slots [0, packed) of pinned's chunk
-     * pack_chunk are packed; SIZE_MAX: that chunk is packed for good (rtc.c). */
+    /* Main thread, between runs (or the owner in its creator): slots
+     * [pack_floor, packed) of pinned's chunk pack_chunk are packed, and no
+     * row reaches below pack_floor; SIZE_MAX: that chunk is packed for good (rtc.c). */
     struct fi_chunk *pack_chunk;
     size_t packed;
+    size_t pack_floor;
+    /* Per-server creation (create.c): set while the server runs its creator;
+     * the call's first error here; where its queues ended before the call. */
+    int creating;
+    int create_rc;
+    struct fi_queue_mark mark_pinned, mark_any;
+    struct f_deque_ shut_deque;  /* f_deque_ meanwhile: every fast path fails */
 };
 
 /* What an episode is [paper §4.4]. */
@@ -127,6 +135,10 @@ struct fi_lib {
 
     /* Main thread only, between runs. */
     unsigned any_next;    /* round-robin cursor for F_ANY placement */
+    /* Per-server creation: set by the main thread before it wakes the
+     * servers for it, read by them (create.c); create NULL: a run. */
+    f_create_func create;
+    void *create_arg;
     struct fi_phase *phases;
     int nphases, phases_cap;
     struct fi_range_version { f_func point; f_range_func range; } *ranges;
@@ -222,8 +234,27 @@ FI_HIDDEN int fi_forkjoin_visible(const struct fi_server *me);
 FI_HIDDEN int fi_forkjoin_help(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_ask(struct fi_server *me);
 
+/* server.c */
+FI_HIDDEN void fi_servers_create(void);
+
+/* create.c */
+FI_HIDDEN void fi_create_here(struct fi_server *me);
+
+/* A creation call's code: inside a server's creator its first failure is
+ * kept, and fails the whole f_create_per_server (create.c). */
+static inline int fi_created(struct fi_server *me, int rc)
+{
+    if (FI_UNLIKELY(rc < 0) && me != NULL && me->creating && me->create_rc == 0)
+        me->create_rc = rc;
+    return rc;
+}
+
 /* rtc.c */
 FI_HIDDEN void fi_rtc_cursors_open(int open);
+FI_HIDDEN void fi_rtc_cursors_reopen(void);
+FI_HIDDEN void fi_rtc_creator_open(struct fi_server *me);
+FI_HIDDEN void fi_rtc_creator_close(struct fi_server *me);
+FI_HIDDEN void fi_rtc_creator_undo(struct fi_server *s);
 FI_HIDDEN FI_MUST_CHECK int fi_rtc_create(int server, const struct fi_desc *d);
 FI_HIDDEN void fi_rtc_discard(struct fi_server *s, fi_discard_fn discard);
 
@@ -238,6 +269,9 @@ FI_HIDDEN FI_MUST_CHECK int fi_phase_cursors_init(void);
 FI_HIDDEN void fi_phase_cursors_free(void);
 FI_HIDDEN void fi_phase_cursors_open(int open);
 FI_HIDDEN void fi_phase_disown_last(void);
+FI_HIDDEN void fi_phase_creator_open(struct fi_server *me);
+FI_HIDDEN void fi_phase_creator_close(void);
+FI_HIDDEN void fi_phase_creator_undo(struct fi_server *s);
 
 /* scheduler.c: the run loop, above everything but server.c. */
 FI_HIDDEN void fi_sched_begin_run(void);        /* main, as it posts a run */
@@ -272,6 +306,7 @@ FI_HIDDEN FI_MUST_CHECK int fi_deque_init(struct fi_deque *d);
 FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
+FI_HIDDEN void fi_forkjoin_shut(struct fi_server *me, int shut);
 FI_HIDDEN long fi_prune_threshold(void);
 
 /* lock.c: the spin lock itself, for the library's own locks; and, in a

@@ -37,11 +37,25 @@ _Static_assert(sizeof(struct fi_run) == sizeof(struct f_run_) &&
                    offsetof(struct fi_run, j_last) == offsetof(struct f_run_, j_last_),
                "fi_run is f_run_");
 
+/* Argument blocks of variable-argument filaments, freed with their phase. */
+struct fi_blocks {
+    void **block;
+    size_t n, cap;
+};
+
 struct fi_runs {
     _Alignas(FI_CACHE_LINE) struct fi_run *run;
     size_t n, cap;
     unsigned long closed;  /* filaments in every run but the last */
     int backward;  /* the direction of this server's next pass; owner only */
+    /* Argument blocks of the variable-argument filaments that this server's
+     * creator made (f_create_per_server); the main thread's are the phase's. */
+    struct fi_blocks owned;
+    /* Where the runs ended before the server's creator began: a failed
+     * call is undone back to here (the last run may have been extended). */
+    size_t mark_n, mark_owned;
+    unsigned long mark_closed;
+    long mark_j_last;
 };
 
 
@@ -50,8 +64,7 @@ struct fi_phase {
     void *arg;
     struct fi_runs *per_server;
     int any_server;  /* where the last F_ANY filament went, or -1 */
-    void **owned;    /* argument blocks of variable-argument filaments */
-    size_t nowned, owned_cap;
+    struct fi_blocks owned;  /* argument blocks of variable-argument filaments */
 };
 
 F_API struct f_run_ **f_iter_last_;
@@ -104,16 +117,27 @@ f_seq_func fi_phase_seq(int phase, void **arg)
     return fi_lib.phases[phase].seq;
 }
 
+/* Free the blocks past the first `keep`. */
+static void free_blocks(struct fi_blocks *b, size_t keep)
+{
+    while (b->n > keep)
+        fi_free(b->block[--b->n]);
+    if (keep == 0) {
+        fi_free(b->block);
+        *b = (struct fi_blocks){ NULL, 0, 0 };
+    }
+}
+
 void fi_phases_free(void)
 {
     for (int p = 0; p < fi_lib.nphases; ++p) {
         struct fi_phase *ph = &fi_lib.phases[p];
-        for (int s = 0; s < fi_lib.nservers; ++s)
+        for (int s = 0; s < fi_lib.nservers; ++s) {
+            free_blocks(&ph->per_server[s].owned, 0);
             fi_free(ph->per_server[s].run);
+        }
         fi_free(ph->per_server);
-        for (size_t k = 0; k < ph->nowned; ++k)
-            fi_free(ph->owned[k]);
-        fi_free(ph->owned);
+        free_blocks(&ph->owned, 0);
     }
     fi_free(fi_lib.phases);
     fi_lib.phases = NULL;
@@ -181,8 +205,46 @@ static int place_any(struct fi_phase *ph, f_func fn, long i, long j, void *arg)
     return best;
 }
 
+/* Add a filament to a server's runs: extend the last run, or start one;
+ * return the last run, or NULL when out of memory. */
+static struct fi_run *append(struct fi_runs *rs, f_func fn, long i, long j, void *arg)
+{
+    if (extends(rs, fn, i, j, arg)) {
+        rs->run[rs->n - 1].j_last = j;
+        return &rs->run[rs->n - 1];
+    }
+    if (grow((void **)&rs->run, &rs->cap, rs->n, sizeof *rs->run) < 0)
+        return NULL;
+    if (rs->n > 0)
+        rs->closed += length(&rs->run[rs->n - 1]);
+    rs->run[rs->n++] = (struct fi_run){ fn, arg, i, j, j };
+    return &rs->run[rs->n - 1];
+}
+
+/* From server me's creator (f_create_per_server): its own runs only, in the
+ * last phase, which the main thread does not change meanwhile.  F_ANY
+ * places the filament where it is created. */
+static int create_own(struct fi_server *me, int server, f_func fn, long i, long j, void *arg)
+{
+    if (fi_lib.nphases == 0)
+        return F_ESTATE;
+    if (fn == NULL || (server != F_ANY && fi_servers_check_index(server) < 0))
+        return F_EINVAL;
+    if (server != F_ANY && server != me->index)
+        return F_ESTATE;    /* another server's runs: its own creator is writing them */
+    struct fi_run *r = append(&fi_lib.phases[fi_lib.nphases - 1].per_server[me->index], fn, i,
+                              j, arg);
+    if (r == NULL)
+        return F_ENOMEM;
+    f_creator_.last_run_ = (struct f_run_ *)r;  /* it may have moved */
+    return F_OK;
+}
+
 int (f_iterative_thread)(int server, f_func fn, long i, long j, void *arg)
 {
+    struct fi_server *me = fi_self;
+    if (me != NULL && me->creating)
+        return fi_created(me, create_own(me, server, fn, i, j, arg));
     if (fi_check_main_between_runs() < 0 || fi_lib.nphases == 0)
         return F_ESTATE;
     if (fn == NULL || (server != F_ANY && fi_servers_check_index(server) < 0))
@@ -190,32 +252,70 @@ int (f_iterative_thread)(int server, f_func fn, long i, long j, void *arg)
     struct fi_phase *ph = &fi_lib.phases[fi_lib.nphases - 1];
     if (server == F_ANY)
         ph->any_server = server = place_any(ph, fn, i, j, arg);
-    struct fi_runs *rs = &ph->per_server[server];
-    if (extends(rs, fn, i, j, arg)) {
-        rs->run[rs->n - 1].j_last = j;
-        return F_OK;
-    }
-    if (grow((void **)&rs->run, &rs->cap, rs->n, sizeof *rs->run) < 0)
+    struct fi_run *r = append(&ph->per_server[server], fn, i, j, arg);
+    if (r == NULL)
         return F_ENOMEM;
-    if (rs->n > 0)
-        rs->closed += length(&rs->run[rs->n - 1]);
-    rs->run[rs->n++] = (struct fi_run){ fn, arg, i, j, j };
-    f_iter_last_[server] = (struct f_run_ *)&rs->run[rs->n - 1];  /* it may have moved */
+    f_iter_last_[server] = (struct f_run_ *)r;  /* it may have moved */
     return F_OK;
+}
+
+/* Where the last phase keeps the calling thread's argument blocks: the
+ * phase's own, or, in a creator, the creating server's runs'. */
+static struct fi_blocks *owned_blocks(void)
+{
+    struct fi_phase *ph = &fi_lib.phases[fi_lib.nphases - 1];
+    struct fi_server *me = fi_self;
+    return me != NULL && me->creating ? &ph->per_server[me->index].owned : &ph->owned;
 }
 
 int fi_phase_adopt(void *block)
 {
-    struct fi_phase *ph = &fi_lib.phases[fi_lib.nphases - 1];
-    if (grow((void **)&ph->owned, &ph->owned_cap, ph->nowned, sizeof *ph->owned) < 0)
+    struct fi_blocks *b = owned_blocks();
+    if (grow((void **)&b->block, &b->cap, b->n, sizeof *b->block) < 0)
         return F_ENOMEM;
-    ph->owned[ph->nowned++] = block;
+    b->block[b->n++] = block;
     return F_OK;
 }
 
 void fi_phase_disown_last(void)
 {
-    fi_lib.phases[fi_lib.nphases - 1].nowned--;
+    owned_blocks()->n--;
+}
+
+/* ------------------------------------------------- per-server creation */
+
+/* Server me, on its own thread, before its creator runs (create.c): mark
+ * its runs in the last phase and open its fast path to its last run. */
+void fi_phase_creator_open(struct fi_server *me)
+{
+    f_creator_.last_run_ = NULL;
+    if (fi_lib.nphases == 0)
+        return;
+    struct fi_runs *rs = &fi_lib.phases[fi_lib.nphases - 1].per_server[me->index];
+    rs->mark_n = rs->n;
+    rs->mark_closed = rs->closed;
+    rs->mark_owned = rs->owned.n;
+    rs->mark_j_last = rs->n > 0 ? rs->run[rs->n - 1].j_last : 0;
+    if (rs->n > 0)
+        f_creator_.last_run_ = (struct f_run_ *)&rs->run[rs->n - 1];
+}
+
+void fi_phase_creator_close(void)
+{
+    f_creator_.last_run_ = NULL;
+}
+
+/* The call failed: the main thread cuts server s's runs back to the mark. */
+void fi_phase_creator_undo(struct fi_server *s)
+{
+    if (fi_lib.nphases == 0)
+        return;
+    struct fi_runs *rs = &fi_lib.phases[fi_lib.nphases - 1].per_server[s->index];
+    rs->n = rs->mark_n;
+    rs->closed = rs->mark_closed;
+    if (rs->n > 0)
+        rs->run[rs->n - 1].j_last = rs->mark_j_last;
+    free_blocks(&rs->owned, rs->mark_owned);
 }
 
 /* ------------------------------------------------------- range versions */

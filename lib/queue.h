@@ -38,6 +38,16 @@ FI_HIDDEN size_t fi_queue_claim(struct fi_queue *q, size_t max, struct fi_desc *
 FI_HIDDEN int fi_queue_nonempty(const struct fi_queue *q);
 FI_HIDDEN size_t fi_queue_length(const struct fi_queue *q);
 
+/* Where a queue ends now, and cutting it back there (per-server creation
+ * undoes a failed call so, create.c).  Pusher only, between runs. */
+struct fi_queue_mark {
+    struct fi_chunk *chunk;  /* the pusher's chunk */
+    size_t tail;
+};
+FI_HIDDEN struct fi_queue_mark fi_queue_end(const struct fi_queue *q);
+FI_HIDDEN void fi_queue_cut(struct fi_queue *q, struct fi_queue_mark m,
+                            void (*drop)(const struct fi_desc *d));
+
 /* Is q empty now?  Its oldest chunk is taken up to its tail and is not full,
  * and a pusher goes on to a next chunk only from a full one.  A snapshot, as
  * fi_queue_nonempty, in three loads instead of a call and a walk: false may

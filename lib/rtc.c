@@ -80,27 +80,31 @@ static size_t take_inbox(struct fi_server *me)
 
 /*
  * The inline f_rtc_thread (filaments.h) pushes into a server's pinned
- * queue through its cursor: the next free slot of the queue's last chunk
- * and the chunk's end.  Only the main thread uses them, between runs; while
- * a cursor is open the chunk's tail word lags behind it, and closing the
- * cursor (at the run's start, before any other push) writes it back.
+ * queue through a cursor: the next free slot of the queue's last chunk
+ * and the chunk's end.  The main thread's, one per server, between runs;
+ * and a creating server's own, in its thread-local f_creator_, while it
+ * runs its creator (f_create_per_server), when the main thread's are
+ * closed.  While a cursor is open the chunk's tail word lags behind it,
+ * and closing the cursor (before any other push) writes it back.
  */
 F_API struct f_rtc_cursor_ f_rtc_cursors_[F_RTC_CURSORS_];
 _Static_assert(FI_MAX_SERVERS <= F_RTC_CURSORS_, "a cursor per server");
+F_API __thread struct f_creator_ f_creator_ = { { NULL, NULL }, NULL, -1 };
 
-static void open_cursor(int server)
+/* Open `cursor` on server s's pinned queue. */
+static void open_cursor(struct f_rtc_cursor_ *cursor, struct fi_server *s)
 {
-    struct fi_chunk *c = fi_lib.servers[server].pinned.last;
+    struct fi_chunk *c = s->pinned.last;
     struct f_desc_ *slot = (struct f_desc_ *)c->slot;
-    f_rtc_cursors_[server] = (struct f_rtc_cursor_){ slot + AO_load(&c->tail), slot + c->cap };
+    *cursor = (struct f_rtc_cursor_){ slot + AO_load(&c->tail), slot + c->cap };
 }
 
-static void close_cursor(int server)
+/* Close it: write the chunk's tail back. */
+static void close_cursor(struct f_rtc_cursor_ *cursor, struct fi_server *s)
 {
-    struct f_rtc_cursor_ *cursor = &f_rtc_cursors_[server];
     if (cursor->next_ == NULL)
         return;
-    struct fi_chunk *c = fi_lib.servers[server].pinned.last;
+    struct fi_chunk *c = s->pinned.last;
     AO_store(&c->tail, (AO_t)(cursor->next_ - (struct f_desc_ *)c->slot));
     *cursor = (struct f_rtc_cursor_){ NULL, NULL };
 }
@@ -111,11 +115,19 @@ void fi_rtc_cursors_open(int open)
     for (int s = 0; s < fi_lib.nservers; ++s) {
         if (open) {
             fi_lib.servers[s].pack_chunk = NULL;    /* the queues were emptied */
-            open_cursor(s);
+            open_cursor(&f_rtc_cursors_[s], &fi_lib.servers[s]);
         } else {
-            close_cursor(s);
+            close_cursor(&f_rtc_cursors_[s], &fi_lib.servers[s]);
         }
     }
+}
+
+/* Open them again after per-server creation: the queues hold what the
+ * servers created, and each server's packing state goes on from there. */
+void fi_rtc_cursors_reopen(void)
+{
+    for (int s = 0; s < fi_lib.nservers; ++s)
+        open_cursor(&f_rtc_cursors_[s], &fi_lib.servers[s]);
 }
 
 /* ------------------------------------------------------------------- rows */
@@ -126,9 +138,10 @@ void fi_rtc_cursors_open(int open)
  * 1 000 000 inner products, 32 MiB of descriptors that the main thread
  * writes into fresh pages while every server waits for f_parallel (a 2-server
  * run took 1.036 times the coarse-grain program's time, the difference
- * being that creation).  So when the main thread's cursor has filled a
- * chunk that ends in a row - three or more filaments of the same fn, i and
- * arg with consecutive j - the library packs the chunk's new descriptors
+ * being that creation).  So when the main thread's cursor (or a creating
+ * server's own) has filled a chunk that ends in a row - three or more
+ * filaments of the same fn, i and arg with consecutive j - the library
+ * packs the chunk's new descriptors
  * before it takes another chunk: the points of each such row after the
  * first become one descriptor, a call of run_rest, and the cursor goes on
  * in the room freed.  A row then takes two slots of a chunk that stays in
@@ -193,25 +206,55 @@ static struct fi_desc *pack_rows(struct fi_desc *start, struct fi_desc *from,
  * The cursor of server s has filled its chunk: pack it if it ends in a row.
  * Packing that frees less than an eighth of the chunk is the chunk's last,
  * so that a row begun at the end of a chunk of other filaments does not
- * come back here for every point.
+ * come back here for every point.  No row reaches below pack_floor: the
+ * chunk's first slot, or where a server's creator began (create.c), so
+ * that a failed f_create_per_server can cut the queue back there.
  */
 static void pack_full_chunk(struct fi_server *s)
 {
     struct fi_chunk *c = s->pinned.last;
-    size_t head = AO_load(&c->head), tail = AO_load(&c->tail);
+    size_t tail = AO_load(&c->tail);
     if (c != s->pack_chunk) {
         s->pack_chunk = c;
-        s->packed = head;
+        s->packed = s->pack_floor = AO_load(&c->head);
     }
-    if (tail != c->cap || s->packed == SIZE_MAX || tail - head < 3 ||
+    size_t floor = s->pack_floor;
+    if (tail != c->cap || s->packed == SIZE_MAX || tail - floor < 3 ||
         !extends_row(&c->slot[tail - 3], &c->slot[tail - 2], &c->slot[tail - 1]))
         return;
-    size_t end = (size_t)(pack_rows(&c->slot[head], &c->slot[s->packed], &c->slot[tail]) - c->slot);
+    struct fi_desc *out = pack_rows(&c->slot[floor], &c->slot[s->packed], &c->slot[tail]);
+    size_t end = (size_t)(out - c->slot);
     AO_store(&c->tail, end);
     s->packed = tail - end < c->cap / 8 ? SIZE_MAX : end;
 }
 
 /* ----------------------------------------------------------------- create */
+
+/* A filament for server s whose cursor is full (or closed): pack the full
+ * chunk, push, and open the cursor again, on a new chunk perhaps. */
+static int push_through(struct f_rtc_cursor_ *cursor, struct fi_server *s,
+                        const struct fi_desc *d)
+{
+    close_cursor(cursor, s);
+    pack_full_chunk(s);
+    int rc = fi_queue_push(&s->pinned, d);
+    open_cursor(cursor, s);
+    return rc;
+}
+
+/* From server me's creator (f_create_per_server): its own queues only. */
+static int create_own(struct fi_server *me, int server, const struct fi_desc *d)
+{
+    if (d->fn == NULL || (server != F_ANY && fi_servers_check_index(server) < 0))
+        return F_EINVAL;
+    if (server == F_ANY) {
+        AO_store(&fi_lib.any_used, 1);    /* every creating server may: the same value */
+        return fi_queue_push(&me->any, d);
+    }
+    if (server != me->index)
+        return F_ESTATE;    /* another server's queue: its own creator is writing it */
+    return push_through(&f_creator_.rtc_, me, d);
+}
 
 int fi_rtc_create(int server, const struct fi_desc *d)
 {
@@ -226,12 +269,10 @@ int fi_rtc_create(int server, const struct fi_desc *d)
             AO_store(&fi_lib.any_used, 1);
             return fi_queue_push(&fi_lib.servers[server].any, d);
         }
-        close_cursor(server);
-        pack_full_chunk(&fi_lib.servers[server]);
-        int rc = fi_queue_push(&fi_lib.servers[server].pinned, d);
-        open_cursor(server);    /* on a new chunk, perhaps */
-        return rc;
+        return push_through(&f_rtc_cursors_[server], &fi_lib.servers[server], d);
     }
+    if (me->creating)
+        return fi_created(me, create_own(me, server, d));
     if (me->in_barrier)
         return F_ESTATE;
     if (d->fn == NULL || (server != F_ANY && fi_servers_check_index(server) < 0))
@@ -254,6 +295,42 @@ int (f_rtc_thread)(int server, f_func fn, long i, long j, void *arg)
 {
     struct fi_desc d = { fn, i, j, arg };
     return fi_rtc_create(server, &d);
+}
+
+/* ---------------------------------------------------- per-server creation */
+
+/*
+ * Server me, on its own thread, before its creator runs (create.c): mark
+ * where its queues end, so that a failed call can be cut back to the
+ * marks, and open its own cursor.  Packing starts at the mark: what was
+ * there before stays as it was, whatever the call does.
+ */
+void fi_rtc_creator_open(struct fi_server *me)
+{
+    me->mark_pinned = fi_queue_end(&me->pinned);
+    me->mark_any = fi_queue_end(&me->any);
+    me->pack_chunk = me->mark_pinned.chunk;
+    me->packed = me->pack_floor = me->mark_pinned.tail;
+    open_cursor(&f_creator_.rtc_, me);
+}
+
+void fi_rtc_creator_close(struct fi_server *me)
+{
+    close_cursor(&f_creator_.rtc_, me);
+}
+
+static void drop(const struct fi_desc *d)
+{
+    fi_vararg_discard(d->fn, d->arg);
+}
+
+/* The call failed: the main thread cuts server s's queues back to the marks. */
+void fi_rtc_creator_undo(struct fi_server *s)
+{
+    fi_queue_cut(&s->pinned, s->mark_pinned, drop);
+    fi_queue_cut(&s->any, s->mark_any, drop);
+    s->pack_chunk = s->mark_pinned.chunk;
+    s->packed = s->pack_floor = s->mark_pinned.tail;
 }
 
 /* Run claimed F_ANY descriptors. */

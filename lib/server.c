@@ -44,7 +44,10 @@ static void *server_main(void *arg)
         if (AO_load_acquire(&fi_lib.shutdown))
             return NULL;
         w.gen = AO_load(&fi_lib.run_gen);
-        fi_sched_run(me);
+        if (fi_lib.create != NULL)    /* published with run_gen */
+            fi_create_here(me);
+        else
+            fi_sched_run(me);
         /* Release: this server's writes (results, statistics) before the
          * main thread returns from f_parallel; pairs with all_checked_out. */
         if (AO_fetch_and_add1_release(&fi_lib.checked_out) == (AO_t)fi_lib.nservers - 1)
@@ -222,6 +225,22 @@ int f_parallel(void)
     fi_phase_cursors_open(1);
     AO_store(&fi_lib.state, FI_READY);
     return F_OK;
+}
+
+/*
+ * Per-server creation (create.c): wake the parked servers as f_parallel
+ * does, with fi_lib.create set, so that each calls fi_create_here() instead
+ * of running, and return once every one has checked out.
+ */
+void fi_servers_create(void)
+{
+    AO_store(&fi_lib.checked_out, 0);
+    /* Release: the creator, and the queues and phases as the main thread
+     * left them, before the servers wake; pairs with run_posted. */
+    AO_store_release(&fi_lib.run_gen, AO_load(&fi_lib.run_gen) + 1);
+    fi_wake_all(&fi_lib.servers_wait);
+    fi_wait_until(&fi_lib.main_wait, all_checked_out, NULL, fi_lib.servers_fill_cores,
+                  FI_PARK_YIELD_NS, NULL);
 }
 
 int f_num_servers(void)

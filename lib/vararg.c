@@ -70,7 +70,7 @@ int f_rtc_vthread(int server, f_vfunc fn, const char *format, ...)
     int rc = pack(fn, format, ap, &b);
     va_end(ap);
     if (rc < 0)
-        return rc;
+        return fi_created(fi_self, rc);
     struct fi_desc d = { run_once, 0, 0, b };
     if ((rc = fi_rtc_create(server, &d)) < 0)
         fi_free(b);
@@ -79,15 +79,19 @@ int f_rtc_vthread(int server, f_vfunc fn, const char *format, ...)
 
 int f_iterative_vthread(int server, f_vfunc fn, const char *format, ...)
 {
-    if (fi_check_main_between_runs() < 0 || fi_phases_count() == 0)
+    /* From the main thread between runs, or from a server's creator. */
+    struct fi_server *me = fi_self;
+    if (me != NULL ? !me->creating : fi_check_main_between_runs() < 0)
         return F_ESTATE;
+    if (fi_phases_count() == 0)
+        return fi_created(me, F_ESTATE);
     struct vblock *b;
     va_list ap;
     va_start(ap, format);
     int rc = pack(fn, format, ap, &b);
     va_end(ap);
     if (rc < 0)
-        return rc;
+        return fi_created(me, rc);
     if ((rc = fi_phase_adopt(b)) < 0)
         goto undo_block;
     if ((rc = f_iterative_thread(server, run_kept, 0, 0, b)) < 0)
@@ -98,7 +102,7 @@ undo_adopt:
     fi_phase_disown_last();
 undo_block:
     fi_free(b);
-    return rc;
+    return fi_created(me, rc);
 }
 
 int f_vfork(f_vfunc fn, const char *format, ...)

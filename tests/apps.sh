@@ -10,11 +10,11 @@
 
 . "$(dirname "$0")/app-test.sh"
 
-compare matmul "cg fil" --size=64
-compare matmul "cg fil" --size=5
-compare jacobi "cg fil fil-norange" --size=40 --iters=30
-compare jacobi "cg fil fil-norange" --size=3 --iters=7
-compare jacobi "cg fil fil-norange" --size=12 --iters=100000 --epsilon=1e-4
+compare matmul "cg fil fil-main" --size=64
+compare matmul "cg fil fil-main" --size=5
+compare jacobi "cg fil fil-norange fil-main" --size=40 --iters=30
+compare jacobi "cg fil fil-norange fil-main" --size=3 --iters=7
+compare jacobi "cg fil fil-norange fil-main" --size=12 --iters=100000 --epsilon=1e-4
 compare sor "cg fil" --size=41 --iters=30
 compare sor "cg fil" --size=2 --iters=7 --omega=1.2
 compare sor "cg fil" --size=1 --iters=3

@@ -15,9 +15,9 @@
 compare convolution "cg cg-cyclic fil fil-any" --size=3000
 compare convolution "cg cg-cyclic fil fil-any" --size=5
 compare convolution "cg cg-cyclic fil fil-any" --size=1
-compare mandelbrot "cg fil fil-any" --size=96 --iters=300
-compare mandelbrot "cg fil fil-any" --size=5 --iters=20
-compare mandelbrot "cg fil fil-any" --size=1
+compare mandelbrot "cg fil fil-any fil-main" --size=96 --iters=300
+compare mandelbrot "cg fil fil-any fil-main" --size=5 --iters=20
+compare mandelbrot "cg fil fil-any fil-main" --size=1
 compare fft "cg fil" --size=128
 compare fft "cg fil" --size=4
 compare fft "cg fil" --size=1

@@ -99,6 +99,7 @@ static const struct app_impl impls[] = {
     { "cg", jacobi_cg, 1, "coarse grain: one pthread per server, strips, a spin barrier" },
     { "fil", jacobi_fil, 1, "Filaments: one iterative filament per point, range version" },
     { "fil-norange", jacobi_fil_norange, 1, "Filaments, no range version: a call per point" },
+    { "fil-main", jacobi_fil_main, 1, "Filaments, the main thread creating every filament" },
     { "calls", jacobi_calls, 0, "sequential, one call per point through a function pointer" },
 #ifdef HAVE_OMP
     { "omp", jacobi_omp, 1, "OpenMP (libgomp): a task per point, taskwait per iteration" },

@@ -17,6 +17,11 @@
  * point would load and store memory that the grid stores might alias.  The
  * barrier's sequential code reads the reduction, counts the iteration and
  * swaps the grids (jacobi_end_iteration), as the paper's sequential_code().
+ *
+ * Each server creates the filaments of its own strip (f_create_per_server),
+ * all at once, so that its runs are first touched by the server that walks
+ * them; --impl=fil-main creates them all from the main thread, as the
+ * paper's program does, while the servers wait.
  */
 #include <filaments.h>
 
@@ -62,7 +67,23 @@ static int swap_and_test(void *arg)
     return jacobi_end_iteration(f->g, maxdiff) ? F_DONE : F_NOTDONE;
 }
 
-static void run(struct jacobi *g, int servers, int range)
+/* A server's creator: the points of its strip of rows, row by row. */
+static int create_strip(int server, int nservers, void *arg)
+{
+    struct fil *f = arg;
+    long n = f->g->n;
+    long end = 1 + app_strip_begin(server + 1, n, nservers);
+    for (long i = 1 + app_strip_begin(server, n, nservers); i < end; ++i) {
+        for (long j = 1; j <= n; ++j) {
+            int rc = f_iterative_thread(server, relax, i, j, f);
+            if (rc < 0)
+                return rc;
+        }
+    }
+    return 0;
+}
+
+static void run(struct jacobi *g, int servers, int range, int per_server)
 {
     struct fil f = { g, NULL };
     app_check_f(f_initialize(servers), "f_initialize");
@@ -72,11 +93,15 @@ static void run(struct jacobi *g, int servers, int range)
         app_check_f(f_set_range_version(relax, relax_range), "f_set_range_version");
     int rc = f_new_barrier(swap_and_test, &f);
     app_check_f(rc, "f_new_barrier");
-    for (long i = 1; i <= g->n; ++i) {
-        int server = (int)app_strip_of(i - 1, g->n, servers);
-        for (long j = 1; j <= g->n; ++j)
-            if ((rc = f_iterative_thread(server, relax, i, j, &f)) < 0)
-                app_check_f(rc, "f_iterative_thread");
+    if (per_server) {
+        app_check_f(f_create_per_server(create_strip, &f), "f_create_per_server");
+    } else {
+        for (long i = 1; i <= g->n; ++i) {
+            int server = (int)app_strip_of(i - 1, g->n, servers);
+            for (long j = 1; j <= g->n; ++j)
+                if ((rc = f_iterative_thread(server, relax, i, j, &f)) < 0)
+                    app_check_f(rc, "f_iterative_thread");
+        }
     }
     app_check_f(f_parallel(), "f_parallel");
     f_finalize();
@@ -84,10 +109,15 @@ static void run(struct jacobi *g, int servers, int range)
 
 void jacobi_fil(void *problem, int servers)
 {
-    run(problem, servers, 1);
+    run(problem, servers, 1, 1);
 }
 
 void jacobi_fil_norange(void *problem, int servers)
 {
-    run(problem, servers, 0);
+    run(problem, servers, 0, 1);
+}
+
+void jacobi_fil_main(void *problem, int servers)
+{
+    run(problem, servers, 1, 0);
 }

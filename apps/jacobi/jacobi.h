@@ -58,6 +58,7 @@ void jacobi_calls(void *problem, int servers);
 void jacobi_cg(void *problem, int servers);
 void jacobi_fil(void *problem, int servers);
 void jacobi_fil_norange(void *problem, int servers);
+void jacobi_fil_main(void *problem, int servers);
 void jacobi_omp(void *problem, int servers);     /* jacobi-omp.c: libgomp, or libomp in -llvm */
 void jacobi_omp_for(void *problem, int servers);
 void jacobi_tbb(void *problem, int servers);     /* jacobi-tbb.cc */

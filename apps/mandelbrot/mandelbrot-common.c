@@ -91,8 +91,11 @@ static void destroy(void *problem)
 static const struct app_impl impls[] = {
     { "seq", mandel_seq, 0, "sequential: no parallel constructs" },
     { "cg", mandel_cg, 1, "coarse grain: one pthread per server, a strip of rows each" },
-    { "fil", mandel_fil, 1, "Filaments: one RTC filament per pixel on a random server" },
-    { "fil-any", mandel_fil_any, 1, "Filaments: one RTC filament per pixel, F_ANY" },
+    { "fil", mandel_fil, 1,
+      "Filaments: one RTC filament per pixel, each server creating a share spread over the image" },
+    { "fil-any", mandel_fil_any, 1, "Filaments: the same shares, F_ANY" },
+    { "fil-main", mandel_fil_main, 1,
+      "Filaments: the main thread creating each pixel on a random server (the paper's)" },
     { NULL, NULL, 0, NULL },
 };
 

@@ -68,5 +68,6 @@ void mandel_seq(void *problem, int servers);
 void mandel_cg(void *problem, int servers);
 void mandel_fil(void *problem, int servers);
 void mandel_fil_any(void *problem, int servers);
+void mandel_fil_main(void *problem, int servers);
 
 #endif /* MANDELBROT_H */

@@ -73,7 +73,9 @@ static const struct app_impl impls[] = {
     { "seq", matmul_seq, 0, "sequential: no parallel constructs" },
 #ifndef APP_OMP_LLVM
     { "cg", matmul_cg, 1, "coarse grain: one pthread per server, a strip of rows each" },
-    { "fil", matmul_fil, 1, "Filaments: one RTC filament per inner product, strips of rows" },
+    { "fil", matmul_fil, 1,
+      "Filaments: one RTC filament per inner product, each server creating its strip of rows" },
+    { "fil-main", matmul_fil_main, 1, "Filaments, the main thread creating every filament" },
 #ifdef HAVE_OMP
     { "omp", matmul_omp, 1, "OpenMP (libgomp): a task per inner product" },
     { "omp-for", matmul_omp_for, 1, "OpenMP (libgomp): omp for over the rows, static" },

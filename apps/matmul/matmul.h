@@ -41,6 +41,7 @@ static inline void matmul_inner(const struct matmul *m, long i, long j)
 void matmul_seq(void *problem, int servers);
 void matmul_cg(void *problem, int servers);
 void matmul_fil(void *problem, int servers);
+void matmul_fil_main(void *problem, int servers);
 void matmul_omp(void *problem, int servers);     /* matmul-omp.c: libgomp, or libomp in -llvm */
 void matmul_omp_for(void *problem, int servers);
 void matmul_tbb(void *problem, int servers);     /* matmul-tbb.cc */

@@ -15,6 +15,9 @@
  * code.  The range versions are written out by hand (F_RANGE_VERSION would
  * call the point function, and so f_continuation_local(), once per point):
  * they fetch the server's block once per run.
+ *
+ * Each server creates the filaments of its own strip, phase by phase
+ * (f_create_per_server), rather than the main thread all of them.
  */
 #include <filaments.h>
 
@@ -85,17 +88,35 @@ static int combine_and_test(void *arg)
     return sor_end_iteration(f->s, maxdiff) ? F_DONE : F_NOTDONE;
 }
 
-static void create_phase(struct fil *f, int nservers, int colour, f_func fn)
+/* The phase of one colour: what each server creates for its strip. */
+struct phase {
+    struct fil *f;
+    int colour;
+    f_func fn;
+};
+
+/* A server's creator (f_create_per_server): the points of the phase's
+ * colour in its strip of rows, each row one run. */
+static int create_strip(int server, int nservers, void *arg)
 {
-    struct sor *s = f->s;
-    for (long i = 1; i <= s->n; ++i) {
-        int server = (int)app_strip_of(i - 1, s->n, nservers);
-        for (long k = 0; k < sor_count(s->n, i, colour); ++k) {
-            int rc = f_iterative_thread(server, fn, i, k, f);
+    const struct phase *ph = arg;
+    long n = ph->f->s->n;
+    long end = 1 + app_strip_begin(server + 1, n, nservers);
+    for (long i = 1 + app_strip_begin(server, n, nservers); i < end; ++i) {
+        for (long k = 0; k < sor_count(n, i, ph->colour); ++k) {
+            int rc = f_iterative_thread(server, ph->fn, i, k, ph->f);
             if (rc < 0)
-                app_check_f(rc, "f_iterative_thread");
+                return rc;
         }
     }
+    return 0;
+}
+
+/* Each server creates its strip of the phase opened last, all at once. */
+static void create_phase(struct fil *f, int colour, f_func fn)
+{
+    struct phase ph = { f, colour, fn };
+    app_check_f(f_create_per_server(create_strip, &ph), "f_create_per_server");
 }
 
 void sor_fil(void *problem, int servers)
@@ -107,9 +128,9 @@ void sor_fil(void *problem, int servers)
     app_check_f(f_set_range_version(red, red_range), "f_set_range_version");
     app_check_f(f_set_range_version(black, black_range), "f_set_range_version");
     app_check_f(f_new_barrier(NULL, NULL), "f_new_barrier");
-    create_phase(&f, servers, SOR_RED, red);
+    create_phase(&f, SOR_RED, red);
     app_check_f(f_new_barrier(combine_and_test, &f), "f_new_barrier");
-    create_phase(&f, servers, SOR_BLACK, black);
+    create_phase(&f, SOR_BLACK, black);
     app_check_f(f_parallel(), "f_parallel");
     f_finalize();
 }
