@@ -10,15 +10,15 @@
 
 . "$(dirname "$0")/app-test.sh"
 
-compare matmul "cg fil" --size=64
-compare matmul "cg fil" --size=5
-compare jacobi "cg fil fil-norange" --size=40 --iters=30
-compare jacobi "cg fil fil-norange" --size=3 --iters=7
-compare jacobi "cg fil fil-norange" --size=12 --iters=100000 --epsilon=1e-4
-compare sor "cg fil" --size=41 --iters=30
-compare sor "cg fil" --size=2 --iters=7 --omega=1.2
-compare sor "cg fil" --size=1 --iters=3
-compare sor "cg fil" --size=12 --iters=100000 --epsilon=1e-4
+compare matmul all --size=64
+compare matmul all --size=5
+compare jacobi all --size=40 --iters=30
+compare jacobi all --size=3 --iters=7
+compare jacobi all --size=12 --iters=100000 --epsilon=1e-4
+compare sor all --size=41 --iters=30
+compare sor all --size=2 --iters=7 --omega=1.2
+compare sor all --size=1 --iters=3
+compare sor all --size=12 --iters=100000 --epsilon=1e-4
 
 # The OpenMP and oneTBB peers, where configure found them (BENCHMARKS.md):
 # in the app's program, or in APP-llvm for clang's libomp.
