@@ -19,6 +19,10 @@ compare sor all --size=41 --iters=30
 compare sor all --size=2 --iters=7 --omega=1.2
 compare sor all --size=1 --iters=3
 compare sor all --size=12 --iters=100000 --epsilon=1e-4
+# 1024 servers, more than the rows and points.
+many matmul --size=5
+many jacobi --size=3 --iters=7
+many sor --size=2 --iters=7
 
 # The OpenMP and oneTBB peers, where configure found them (BENCHMARKS.md):
 # in the app's program, or in APP-llvm for clang's libomp.

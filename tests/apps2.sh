@@ -24,6 +24,11 @@ compare fft all --size=1
 compare gauss all --size=100
 compare gauss all --size=7
 compare gauss all --size=1
+# 1024 servers, more than the points, rows and columns.
+many convolution --size=5
+many mandelbrot --size=5 --iters=20
+many fft --size=4
+many gauss --size=7
 
 bad convolution --size=0
 bad convolution --size=10000001

@@ -29,6 +29,11 @@ compare taskpool all --k=15 --f=1
 compare taskpool all --k=20 --f=0
 compare taskpool all --k=1 --f=3
 compare taskpool all --k=2 --f=0
+# 1024 servers, more than the rows, leaves and tasks.
+many multigrid --size=4 --iters=2 --sweeps=1
+many lu --size=7
+many exprtree --leaves=4 --size=3
+many taskpool --k=2 --f=0
 
 # Korch and Rauber's Table 4, on the line of every impl: k=15, 20, 25 and
 # 32 (18 million tasks, under a second with f=0).
