@@ -10,15 +10,19 @@
 
 . "$(dirname "$0")/app-test.sh"
 
-compare matmul "cg fil fil-main" --size=64
-compare matmul "cg fil fil-main" --size=5
-compare jacobi "cg fil fil-norange fil-main" --size=40 --iters=30
-compare jacobi "cg fil fil-norange fil-main" --size=3 --iters=7
-compare jacobi "cg fil fil-norange fil-main" --size=12 --iters=100000 --epsilon=1e-4
-compare sor "cg fil" --size=41 --iters=30
-compare sor "cg fil" --size=2 --iters=7 --omega=1.2
-compare sor "cg fil" --size=1 --iters=3
-compare sor "cg fil" --size=12 --iters=100000 --epsilon=1e-4
+compare matmul all --size=64
+compare matmul all --size=5
+compare jacobi all --size=40 --iters=30
+compare jacobi all --size=3 --iters=7
+compare jacobi all --size=12 --iters=100000 --epsilon=1e-4
+compare sor all --size=41 --iters=30
+compare sor all --size=2 --iters=7 --omega=1.2
+compare sor all --size=1 --iters=3
+compare sor all --size=12 --iters=100000 --epsilon=1e-4
+# 1024 servers, more than the rows and points.
+many matmul --size=5
+many jacobi --size=3 --iters=7
+many sor --size=2 --iters=7
 
 # The OpenMP and oneTBB peers, where configure found them (doc/benchmarks.md, "Peers"):
 # in the app's program, or in APP-llvm for clang's libomp.

@@ -12,18 +12,23 @@
 
 . "$(dirname "$0")/app-test.sh"
 
-compare convolution "cg cg-cyclic fil fil-any" --size=3000
-compare convolution "cg cg-cyclic fil fil-any" --size=5
-compare convolution "cg cg-cyclic fil fil-any" --size=1
-compare mandelbrot "cg fil fil-any fil-main" --size=96 --iters=300
-compare mandelbrot "cg fil fil-any fil-main" --size=5 --iters=20
-compare mandelbrot "cg fil fil-any fil-main" --size=1
-compare fft "cg fil" --size=128
-compare fft "cg fil" --size=4
-compare fft "cg fil" --size=1
-compare gauss "cg fil" --size=100
-compare gauss "cg fil" --size=7
-compare gauss "cg fil" --size=1
+compare convolution all --size=3000
+compare convolution all --size=5
+compare convolution all --size=1
+compare mandelbrot all --size=96 --iters=300
+compare mandelbrot all --size=5 --iters=20
+compare mandelbrot all --size=1
+compare fft all --size=128
+compare fft all --size=4
+compare fft all --size=1
+compare gauss all --size=100
+compare gauss all --size=7
+compare gauss all --size=1
+# 1024 servers, more than the points, rows and columns.
+many convolution --size=5
+many mandelbrot --size=5 --iters=20
+many fft --size=4
+many gauss --size=7
 
 bad convolution --size=0
 bad convolution --size=10000001

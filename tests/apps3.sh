@@ -13,22 +13,27 @@
 
 . "$(dirname "$0")/app-test.sh"
 
-compare multigrid "cg fil" --size=32 --iters=4
-compare multigrid "cg fil" --size=2 --iters=3
-compare multigrid "cg fil" --size=4 --iters=2 --sweeps=1
-compare multigrid "cg fil" --size=16 --iters=100 --epsilon=1e-12 --sweeps=1
-compare lu "cg fil" --size=40
-compare lu "cg fil" --size=7
-compare lu "cg fil" --size=2
-compare lu "cg fil" --size=1
-compare exprtree "cg fil fil-tree" --shape=8x20
-compare exprtree "cg fil fil-tree" --shape=16x5
-compare exprtree "cg fil fil-tree" --shape=2x1
-compare exprtree "cg fil fil-tree" --leaves=4 --size=3
-compare taskpool "cg fil fil-typed" --k=15 --f=1
-compare taskpool "cg fil fil-typed" --k=20 --f=0
-compare taskpool "cg fil fil-typed" --k=1 --f=3
-compare taskpool "cg fil fil-typed" --k=2 --f=0
+compare multigrid all --size=32 --iters=4
+compare multigrid all --size=2 --iters=3
+compare multigrid all --size=4 --iters=2 --sweeps=1
+compare multigrid all --size=16 --iters=100 --epsilon=1e-12 --sweeps=1
+compare lu all --size=40
+compare lu all --size=7
+compare lu all --size=2
+compare lu all --size=1
+compare exprtree all --shape=8x20
+compare exprtree all --shape=16x5
+compare exprtree all --shape=2x1
+compare exprtree all --leaves=4 --size=3
+compare taskpool all --k=15 --f=1
+compare taskpool all --k=20 --f=0
+compare taskpool all --k=1 --f=3
+compare taskpool all --k=2 --f=0
+# 1024 servers, more than the rows, leaves and tasks.
+many multigrid --size=4 --iters=2 --sweeps=1
+many lu --size=7
+many exprtree --leaves=4 --size=3
+many taskpool --k=2 --f=0
 
 # Korch and Rauber's Table 4, on the line of every impl: k=15, 20, 25 and
 # 32 (18 million tasks, under a second with f=0).

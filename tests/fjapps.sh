@@ -28,6 +28,11 @@ compare quad all --size=12 --epsilon=1e10    # the whole interval is one leaf
 compare quicksort all --size=20000 --cutoff=100
 compare quicksort all --size=5000 --keys=3 --cutoff=2    # many equal keys, the finest grain
 compare quicksort all --size=1
+# 1024 servers, more than the leaves of the recursion: quad's static program
+# at 1024 segments, against seq --segments=1024.
+many fib --size=10
+many quad --size=4 --epsilon=1e-2
+many quicksort --size=1000 --cutoff=2
 
 bad fib --size=93
 bad fib --size=-1

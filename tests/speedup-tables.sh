@@ -3,7 +3,9 @@
 # tables, Markdown and CSV rebuilt from a recorded raw.txt (medians and
 # speedups against tests/data/expected/), the whole run driven through
 # tests/data/fake-app (size choice, interleaving, the raw lines), the
-# failures that must stop a table, and the options that must exit 2.
+# failures that must stop a table, a variant whose answer depends on the
+# CPU count checked against its own reference (quad's static), and the
+# options that must exit 2.
 set -u
 srcdir=${srcdir:-.}
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
@@ -118,9 +120,53 @@ if run --runs 1 --size matmul=100,jacobi=100 --out "$tmp/bad" >"$tmp/log" 2>&1; 
 fi
 grep -q "jacobi: FAILED.*is not built" "$tmp/log" || fail "a missing app: no message"
 
+# --- 4b. a variant whose answer depends on the CPU count (quad's static):
+# at c > 1 CPUs its line says segments=c and its digest is another, checked
+# against seq --segments=c (run once per count, kept as "# reference:");
+# every other variant stays bitwise seq's
+mkdir -p "$tmp/apps/quad"
+cp "$data/fake-app" "$tmp/apps/quad/quad"
+chmod +x "$tmp/apps/quad/quad"
+quad() { "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --apps quad --size quad=20 "$@"; }
+if ! quad --cpus 1,2,3 --runs 2 --out "$tmp/quad" >"$tmp/log" 2>&1; then
+    cat "$tmp/log"
+    fail "quad with its static variant at 1, 2 and 3 CPUs exited non-zero"
+fi
+[ "$(grep -c '^# reference: app=quad impl=seq servers=1 size=20 segments=[23] ' \
+    "$tmp/quad/raw.txt")" = 2 ] || fail "quad: not one reference line per CPU count above 1"
+grep -q "^3  " "$tmp/quad/quad.txt" || fail "quad: no row 3"
+grep -q "^Static (--impl=static): its answer depends on the CPU count" "$tmp/quad/quad.txt" ||
+    fail "quad: no note on the static column"
+quad --from-raw "$tmp/quad/raw.txt" --out "$tmp/quad2" >/dev/null 2>&1 || fail "quad: --from-raw"
+diff "$tmp/quad/quad.txt" "$tmp/quad2/quad.txt" >/dev/null || fail "quad: --from-raw differs"
+if FAKE_DIGEST=quad:static:3 quad --cpus 1,3 --runs 1 --out "$tmp/bad" >"$tmp/log" 2>&1; then
+    fail "quad: a wrong static digest: exit 0"
+fi
+grep -q "quad: FAILED.*digest fedcba9876543210, seq --segments=3 printed 0000000000000003" \
+    "$tmp/log" || { cat "$tmp/log"; fail "quad: a wrong static digest: no message"; }
+if FAKE_DIGEST=quad:fil:3 quad --cpus 1,3 --runs 1 --out "$tmp/bad" >"$tmp/log" 2>&1; then
+    fail "quad: a wrong fil digest: exit 0"
+fi
+grep -q "quad: FAILED.*fil on 3 CPUs.*digest fedcba9876543210, seq printed" "$tmp/log" ||
+    fail "quad: a wrong fil digest: no message"
+# From raw lines: a static line that says segments=1 at 3 CPUs, a fil line
+# that says segments=3, a missing reference.
+bad_quad_raw() {  # $1: a sed script for raw.txt, $2: text the message must hold
+    sed "$1" "$tmp/quad/raw.txt" >"$tmp/bad.txt"
+    if quad --from-raw "$tmp/bad.txt" --out "$tmp/bad" >"$tmp/log" 2>&1; then
+        fail "quad --from-raw after '$1': exit 0"
+    fi
+    grep -q "quad: FAILED.*$2" "$tmp/log" || { cat "$tmp/log"; fail "quad: no message '$2'"; }
+}
+bad_quad_raw "s/\(impl=static servers=3 size=20\) segments=3/\1 segments=1/" \
+    "static on 3 CPUs says segments=1, not 3"
+bad_quad_raw "s/\(impl=fil servers=3 size=20\) segments=1/\1 segments=3/" \
+    "fil on 3 CPUs says segments=3, not 1"
+bad_quad_raw "/^# reference: .*segments=3/d" "no reference line (seq --segments=3)"
+
 # --- 5. bad options: one line on stderr, exit 2
 for args in "--bogus" "--runs 0" "--runs x" "--apps nosuch" "--cpus 1,x" "--cpus 0" \
-    "--size matmul=abc" "--size nosuch=10" "--size matmul=10:5" "--quick --paper" \
+    "--cpus 1,1025" "--size matmul=abc" "--size nosuch=10" "--size matmul=10:5" "--quick --paper" \
     "--impls nosuch" "--target -1" "extra"; do
     # shellcheck disable=SC2086
     "$runner" --no-setup $args >"$tmp/out" 2>"$tmp/err"

@@ -16,7 +16,12 @@
  * that is what its check recomputes; and --verify, whose reference is
  * always the first impl (seq) on a problem made after this one, gets the
  * same segments: create() passes the static program's segment count on to
- * the next problem it makes, and seq sums over it.
+ * the next problem it makes, and seq sums over it.  Every line says how
+ * many segments its answer is the sum over (segments=, 1 but for static),
+ * and `--impl=seq --segments=N` computes the static program's answer at N
+ * servers on its own, the reference that scripts/speedup-tables and the
+ * tests compare static's digest with.  No other impl takes --segments: its
+ * answer is the whole recursion's, bitwise, at every server count.
  *
  * The impl table lists the peers only where they were built: HAVE_OMP
  * (gcc's libgomp) and HAVE_TBB (oneTBB).  Compiled with APP_OMP_LLVM, this
@@ -24,12 +29,16 @@
  * the OpenMP ones built by clang against LLVM's libomp (quad-omp.c).
  */
 #include <float.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
 #include "quad.h"
 
 static double epsilon = 1e-10;
+
+/* --segments: 0 is the impl's own (1; static: one per server). */
+static long segments = 0;
 
 /* The static program's segments, for the problem made after it (--verify's). */
 static int next_segments = 1;
@@ -56,6 +65,14 @@ static size_t bytes(long size)
     return sizeof(struct quad);
 }
 
+/* A bad option: one line, exit status 2, as app.c reports one. */
+static void bad_segments(const char *why)
+{
+    fflush(stdout);
+    fprintf(stderr, "quad: --segments=%ld: %s\n", segments, why);
+    exit(2);
+}
+
 static void *create(const struct app_args *args)
 {
     struct quad *q = app_alloc(1, sizeof *q);
@@ -63,10 +80,17 @@ static void *create(const struct app_args *args)
     q->b = (double)args->size;
     q->epsilon = epsilon;
     q->segments = next_segments;
+    if (segments != 0 && args->impl->run == quad_seq)
+        q->segments = next_segments = (int)segments;
 #ifndef APP_OMP_LLVM
-    if (args->impl->run == quad_static)
+    else if (args->impl->run == quad_static) {
+        if (segments != 0 && segments != args->servers)
+            bad_segments("the static program integrates one segment per server");
         q->segments = next_segments = args->servers;
+    }
 #endif
+    else if (segments > 1)
+        bad_segments("only seq and static integrate by segments");
     q->r.area = NAN;
     q->r.intervals = -1;
     return q;
@@ -96,7 +120,8 @@ static const void *result(void *problem, size_t *nbytes)
 static void fields(void *problem, FILE *out)
 {
     const struct quad *q = problem;
-    fprintf(out, " intervals=%ld area=%.17g", q->r.intervals, q->r.area);
+    fprintf(out, " segments=%d intervals=%ld area=%.17g", q->segments, q->r.intervals,
+            q->r.area);
 }
 
 static void destroy(void *problem)
@@ -130,6 +155,9 @@ static const struct app_impl impls[] = {
 
 static const struct app_option options[] = {
     { "epsilon", APP_DOUBLE, 0, DBL_MAX, 1, 0, &epsilon, "the tolerance: |left + right - area|" },
+    { "segments", APP_LONG, 0, 1024, 0, 0, &segments,
+      "seq: the sum of the recursions over N equal segments,\n"
+      "                static's answer at N servers (0: 1, or static's own)" },
     { NULL, 0, 0, 0, 0, 0, NULL, NULL },
 };
 

@@ -16,7 +16,8 @@
  * number of leaf intervals.  Except the static program, which integrates
  * `servers` equal segments and adds their areas in segment order: its
  * segment ends change the subdivision, so its area is that of the
- * sequential recursion over the same segments (struct quad's `segments`).
+ * sequential recursion over the same segments (struct quad's `segments`):
+ * its line says segments=N, and `--impl=seq --segments=N` computes it.
  *
  * Included by the C++ peer (quad-tbb.cc), hence the extern "C".
  */
