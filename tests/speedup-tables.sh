@@ -4,8 +4,8 @@
 # speedups against tests/data/expected/), the whole run driven through
 # tests/data/fake-app (size choice, interleaving, the raw lines), the
 # failures that must stop a table, a variant whose answer depends on the
-# CPU count checked against its own reference (quad's static), and the
-# options that must exit 2.
+# CPU count checked against its own reference (quad's static), the
+# options that must exit 2, and the sh start without python3.
 set -u
 srcdir=${srcdir:-.}
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
@@ -175,6 +175,19 @@ for args in "--bogus" "--runs 0" "--runs x" "--apps nosuch" "--cpus 1,x" "--cpus
     [ "$(wc -l <"$tmp/err")" = 1 ] || fail "'$args': not one line: $(cat "$tmp/err")"
     [ -s "$tmp/out" ] && fail "'$args': printed on stdout"
 done
+
+# --- 6. the file is sh first: without python3 it would install it, but
+# --no-setup installs nothing and says so in one line, exit 1; and python3
+# runs the same file directly, as the 16-core runs call it
+PATH=/nonexistent "$runner" --no-setup >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] || fail "no python3, --no-setup: exit $rc, not 1"
+grep -q "^speedup-tables: python3 not found, and --no-setup installs nothing\$" "$tmp/err" &&
+    [ "$(wc -l <"$tmp/err")" = 1 ] || fail "no python3, --no-setup: '$(cat "$tmp/err")'"
+python3 "$runner" --from-raw "$data/raw-sample.txt" --out "$tmp/py" --no-charts >/dev/null 2>&1 ||
+    fail "python3 scripts/speedup-tables --from-raw exited non-zero"
+diff "$data/expected/matmul.txt" "$tmp/py/matmul.txt" >/dev/null ||
+    fail "python3 scripts/speedup-tables: another matmul.txt"
 
 [ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "ok"
