@@ -2,9 +2,10 @@
  * check_phase.c - suite "phase": iterative filaments, phases and the
  * barrier between passes [paper §2.2, §4.4].  Sequential code counting
  * passes, phases in circular order, NULL sequential code, barrier code that
- * runs alone (no filament early or late), back-and-forth order with runs,
- * range versions, F_ANY iterative filaments, RTC filaments created during a
- * pass, every shape of the barrier's tree, and a stress loop of small multi-phase jobs.
+ * runs alone (no filament early or late), back-and-forth order with runs and
+ * with runs of one point only, range versions, F_ANY iterative filaments,
+ * RTC filaments created during a pass, every shape of the barrier's tree,
+ * and a stress loop of small multi-phase jobs.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <limits.h>
@@ -594,6 +595,61 @@ START_TEST(test_phase_back_and_forth_rows)
 }
 END_TEST
 
+/* Runs of one point only (a filament per column, as Gauss has), two fns
+ * and two args mixed: pass 1 front to rear, pass 2 rear to front, and so
+ * on; the same whether or not some other fn has a range version (the pass
+ * has a loop of its own for such phases when none has one, phase.c). */
+static void singles_range(long i, long jb, long je, void *arg)
+{
+    T_EXPECT(!"a range version of a function no filament has");
+}
+
+static void singles_run(int n, int with_range)
+{
+    enum { COLS = 37, PASSES = 5 };
+    struct bf_job b = { .k = PASSES };
+    b.args[0] = (struct bf_arg){ &b, 0 };
+    b.args[1] = (struct bf_arg){ &b, 1 };
+    b.logs = t_logs_new(n, COLS * PASSES);
+    if (with_range)
+        ck_assert_int_eq(f_set_range_version(grid_point, singles_range), F_OK);
+    ck_assert_int_ge(f_new_barrier(bf_seq, &b), 0);
+    for (long c = 0; c < COLS; ++c)
+        T_REQUIRE_EQ(f_iterative_thread((int)(c % n), c % 3 ? bf_fn0 : bf_fn1, c, c % 5,
+                                        &b.args[c % 2]),
+                     F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(b.calls, PASSES);
+    for (int s = 0; s < n; ++s) {
+        long mine[COLS], nmine = 0;
+        for (long c = s; c < COLS; c += n)
+            mine[nmine++] = c;
+        T_REQUIRE_EQ(b.logs->len[s], nmine * PASSES);
+        size_t at = 0;
+        for (int p = 0; p < PASSES; ++p)
+            for (long q = 0; q < nmine; ++q, ++at) {
+                long c = mine[p % 2 == 0 ? q : nmine - 1 - q];
+                long want = (long)s * 100000000L + (c % 3 ? 0 : 10000000L) +
+                            (c % 2) * 1000000L + c * 1000 + c % 5;
+                if (b.logs->v[s][at] != want)
+                    ck_abort_msg("server %d pass %d at %zu: got %ld, want %ld", s, p + 1, at,
+                                 b.logs->v[s][at], want);
+            }
+    }
+    if (with_range)
+        ck_assert_int_eq(f_set_range_version(grid_point, NULL), F_OK);
+    t_logs_free(b.logs);
+}
+
+START_TEST(test_phase_back_and_forth_singles)
+{
+    int n = t_start_loop(_i);
+    singles_run(n, 0);
+    singles_run(n, 1);
+}
+END_TEST
+
 /* ----------------------------------------------------- range versions */
 
 struct range_job {
@@ -954,6 +1010,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_phase_with_rtc_from_main, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_back_and_forth, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_back_and_forth_rows, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_back_and_forth_singles, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_range_version, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_range_version_macro, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_any_iterative, 0, T_NCOUNTS);
