@@ -1,31 +1,39 @@
 /*
  * barrier.c - the combining-tree barrier that ends every episode [paper
- * §4.4; Mellor-Crummey and Scott, "Algorithms for Scalable Synchronization
- * on Shared-Memory Multiprocessors", ACM TOCS 9(1), 1991, §3.3, the tree
- * barrier].
+ * §4.4; Yew, Tzeng and Lawrie, "Distributing Hot-Spot Addressing in
+ * Large-Scale Multiprocessors", IEEE ToC 36(4), 1987; Mellor-Crummey and
+ * Scott, "Algorithms for Scalable Synchronization on Shared-Memory
+ * Multiprocessors", ACM TOCS 9(1), 1991, §3.3].
  *
- * The servers form a tree of fan-in FI_BARRIER_FANIN rooted at server 0:
- * server k's parent is (k - 1) / FANIN.  A server arrives once its children
- * have: it stores the round number into its own slot of its parent's
- * `arrived` line.  The root, once its children have arrived, knows that
- * every server has; it alone decides what the round means (the caller's
- * `decide`, which may run the phase's sequential code) and releases its
- * children by storing the round and that verdict into each one's `go`
- * word; each passes the word on to its own children.  So arrival and
- * release take ceil(log_FANIN p) steps each, every server polls only
- * words on its own two cache lines, and no word is written by more than
- * one server in a round: no read-modify-write at all, where a counter
- * barrier has p of them on one line (doc/design.md, "The barrier").
+ * The servers are the leaves of a tree of fan-in FI_BARRIER_FANIN: server
+ * s arrives at node s / FANIN of the lowest level, each node at the next
+ * level up.  At a node, an arriving server writes its index into its
+ * child's slot and increments the node's count; the last to arrive goes on
+ * to the node above, the others wait, each on a `go` word of its own.  The
+ * last server to arrive at the top knows that every server has arrived; it
+ * alone decides what the round means (the caller's `decide`, which may run
+ * the phase's sequential code) and releases the servers that stopped at
+ * the nodes it climbed through, top down; each passes the word on at the
+ * nodes it climbed through in turn.
+ *
+ * So arrival and release take ceil(log_FANIN p) steps, an arrival is one
+ * read-modify-write on a line shared by at most FANIN servers, every
+ * waiter polls a line of its own, and no server waits for a particular
+ * server to arrive: the last one goes on at once, which matters where
+ * servers outnumber cores and the one a fixed tree waits for may not be
+ * running (doc/design.md, "The barrier").
  *
  * A waiting server polls, then yields, then sleeps (wait.c), and every few
  * polls asks the caller's `idle` operations whether it could help instead
  * (work in its inbox, a public fork/join filament to steal): an idle server
  * that helps may not slow the ones that have work.
  *
- * Written by the children: a server's `arrived` line, one word each.
- * Written by the parent: a server's `go` word.  Owner only:
- * barrier_round, barrier_children.
+ * Written by the arrivers: a node's count and slots.  Written by the
+ * releaser: a server's `barrier_go`.  Owner only: barrier_round.
  */
+#include <limits.h>
+#include <string.h>
+
 #include "internal.h"
 #include "wait.h"
 
@@ -38,50 +46,90 @@ _Static_assert((FI_VERDICT_SETTLE | FI_VERDICT_DONE) <= VERDICT_MASK, "verdicts 
  * looks: a sleeper is woken when work is published, and must see it. */
 #define LOOK_EVERY 32
 
-struct tree_wait {
-    struct fi_server *me;
-    AO_t round;
-    int (*reached)(const struct fi_server *me, AO_t round);
-    const struct fi_idle_ops *idle;
-    unsigned polls;
-    int work; /* the wait ended on work to help with, not on `reached` */
+/* A tree of fan-in 2 or more over at most INT_MAX servers is shallower. */
+#define MAX_LEVELS ((int)(sizeof(int) * CHAR_BIT))
+
+struct fi_barrier_node {
+    /* Arrivals this round: the last one resets it before it climbs on. */
+    _Alignas(FI_CACHE_LINE) volatile AO_t arrivals;
+    volatile AO_t from[FI_BARRIER_FANIN];  /* who arrived from child c this round */
+    /* Read-only in a run. */
+    int children;
+    int parent;  /* the node above; -1 at the top */
+    int slot;    /* this node's child slot there */
 };
 
-static int first_child(int k)
+int fi_barrier_alloc(int nservers)
 {
-    return FI_BARRIER_FANIN * k + 1;
+    const int k = FI_BARRIER_FANIN;
+    int total = 0;
+    for (int units = nservers; units > 1; units = (units + k - 1) / k)
+        total += (units + k - 1) / k;
+    fi_lib.barrier_nodes = NULL;
+    if (total == 0)
+        return F_OK; /* one server: it is the top */
+    struct fi_barrier_node *nodes = fi_alloc_aligned((size_t)total * sizeof *nodes);
+    if (nodes == NULL)
+        return F_ENOMEM;
+    memset(nodes, 0, (size_t)total * sizeof *nodes);
+    /* Level by level, from the servers up: `units` children, in groups. */
+    int first = 0;
+    for (int units = nservers; units > 1;) {
+        int count = (units + k - 1) / k;
+        for (int g = 0; g < count; ++g) {
+            struct fi_barrier_node *n = &nodes[first + g];
+            n->children = units - g * k < k ? units - g * k : k;
+            n->parent = count > 1 ? first + count + g / k : -1;
+            n->slot = g % k;
+        }
+        first += count;
+        units = count;
+    }
+    fi_lib.barrier_nodes = nodes;
+    return F_OK;
 }
 
-void fi_barrier_init(struct fi_server *s)
+void fi_barrier_free(void)
 {
-    int n = fi_lib.nservers - first_child(s->index);
-    s->barrier_children = n < 0 ? 0 : n < FI_BARRIER_FANIN ? n : FI_BARRIER_FANIN;
+    fi_free(fi_lib.barrier_nodes);
+    fi_lib.barrier_nodes = NULL;
 }
 
-static int subtree_arrived(const struct fi_server *me, AO_t round)
+/* Arrive at node n from child `slot`; true if the caller was the last. */
+static int arrive(struct fi_barrier_node *n, int slot, int me)
 {
-    for (int c = me->barrier_children; c-- > 0;)
-        /* Acquire: the child's subtree's writes; pairs with arrive(). */
-        if (AO_load_acquire(&me->barrier.arrived[c]) != round)
-            return 0;
+    AO_store(&n->from[slot], (AO_t)me);
+    /* Full: release, this subtree's work (and what it acquired from below)
+     * and the slot to the last arriver; acquire, if we are the last, the
+     * others'.  The increments of a round form one release sequence. */
+    if (AO_fetch_and_add1_full(&n->arrivals) != (AO_t)n->children - 1)
+        return 0;
+    /* Before anybody's next arrival here: they have yet to be released. */
+    AO_store(&n->arrivals, 0);
     return 1;
 }
 
+struct go_wait {
+    struct fi_server *me;
+    AO_t round;
+    const struct fi_idle_ops *idle;
+    unsigned polls;
+    int work; /* the wait ended on work to help with, not on the release */
+};
+
 static int released(const struct fi_server *me, AO_t round)
 {
-    /* Acquire: the decision and what the root did before it (the
-     * sequential code); pairs with release(). */
-    return AO_load_acquire(&me->barrier.go) >> VERDICT_BITS == round;
+    /* Acquire: the decision and what the deciding server did before it
+     * (the sequential code); pairs with release(). */
+    return AO_load_acquire(&me->barrier_go) >> VERDICT_BITS == round;
 }
 
-static int wait_ready(void *ctx)
+static int released_or_work(void *ctx)
 {
-    struct tree_wait *w = ctx;
-    if (w->reached(w->me, w->round))
+    struct go_wait *w = ctx;
+    if (released(w->me, w->round))
         return 1;
-    if (w->idle != NULL &&
-        (++w->polls % LOOK_EVERY == 0 ||
-         w->polls > (unsigned)fi_wait_spins(fi_lib.oversubscribed)) &&
+    if ((++w->polls % LOOK_EVERY == 0 || w->polls > (unsigned)fi_wait_spins(fi_lib.oversubscribed)) &&
         w->idle->visible(w->me)) {
         w->work = 1;
         return 1;
@@ -89,40 +137,36 @@ static int wait_ready(void *ctx)
     return 0;
 }
 
-/* Wait until reached(me, round), helping with any work that shows up
+/* Wait for the release of `round`, helping with any work that shows up
  * meanwhile. */
-static void wait_for(struct fi_server *me, AO_t round,
-                     int (*reached)(const struct fi_server *, AO_t), const struct fi_idle_ops *idle)
+static void wait_for_release(struct fi_server *me, AO_t round, const struct fi_idle_ops *idle)
 {
-    struct tree_wait w = { me, round, reached, idle, 0, 0 };
+    struct go_wait w = { me, round, idle, 0, 0 };
     for (;;) {
         w.work = 0;
         w.polls = 0;
-        fi_wait_until(&fi_lib.servers_wait, wait_ready, &w, fi_lib.oversubscribed, FI_RUN_YIELD_NS,
-                      &me->stats.idle_ns);
+        fi_wait_until(&fi_lib.servers_wait, released_or_work, &w, fi_lib.oversubscribed,
+                      FI_RUN_YIELD_NS, &me->stats.idle_ns);
         if (!w.work)
             return;
         idle->help(me);
     }
 }
 
-static void arrive(struct fi_server *me, AO_t round)
+/* Release the servers that stopped at the nodes path[0 .. won), top down:
+ * the largest subtrees first. */
+static void release(const struct fi_server *me, const int *path, int won, AO_t go)
 {
-    int k = me->index;
-    struct fi_server *parent = &fi_lib.servers[(k - 1) / FI_BARRIER_FANIN];
-    /* Release: this subtree's work (and what it acquired from below) to
-     * the parent; pairs with subtree_arrived(). */
-    AO_store_release(&parent->barrier.arrived[(k - 1) % FI_BARRIER_FANIN], round);
-    fi_wake_all(&fi_lib.servers_wait); /* the parent may be asleep */
-}
-
-static void release(struct fi_server *me, AO_t go)
-{
-    struct fi_server *child = &fi_lib.servers[first_child(me->index)];
-    for (int c = 0; c < me->barrier_children; ++c)
-        /* Release: the verdict and everything before it; pairs with released(). */
-        AO_store_release(&child[c].barrier.go, go);
-    if (me->barrier_children > 0)
+    for (int l = won; l-- > 0;) {
+        const struct fi_barrier_node *n = &fi_lib.barrier_nodes[path[l]];
+        for (int c = 0; c < n->children; ++c) {
+            int s = (int)AO_load(&n->from[c]);
+            if (s != me->index)
+                /* Release: the verdict and everything before it; pairs with released(). */
+                AO_store_release(&fi_lib.servers[s].barrier_go, go);
+        }
+    }
+    if (won > 0)
         fi_wake_all(&fi_lib.servers_wait);
 }
 
@@ -130,16 +174,25 @@ unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(void *), void
                           const struct fi_idle_ops *idle)
 {
     AO_t round = ++me->barrier_round;
-    if (!subtree_arrived(me, round))
-        wait_for(me, round, subtree_arrived, idle);
+    int path[MAX_LEVELS];
+    int won = 0;
+    int node = fi_lib.barrier_nodes != NULL ? me->index / FI_BARRIER_FANIN : -1;
+    int slot = me->index % FI_BARRIER_FANIN;
+    while (node >= 0) {
+        struct fi_barrier_node *n = &fi_lib.barrier_nodes[node];
+        if (!arrive(n, slot, me->index))
+            break;
+        path[won++] = node;
+        slot = n->slot;
+        node = n->parent;
+    }
     unsigned verdict;
-    if (me->index == 0) {
+    if (node < 0) {
         verdict = decide(ctx);
     } else {
-        arrive(me, round);
-        wait_for(me, round, released, idle);
-        verdict = (unsigned)(AO_load(&me->barrier.go) & VERDICT_MASK);
+        wait_for_release(me, round, idle);
+        verdict = (unsigned)(AO_load(&me->barrier_go) & VERDICT_MASK);
     }
-    release(me, round << VERDICT_BITS | verdict);
+    release(me, path, won, round << VERDICT_BITS | verdict);
     return verdict;
 }

@@ -57,16 +57,12 @@ struct fi_inbox {
     struct fi_queue queue;
 };
 
-/* A server's place in the barrier's tree (barrier.c): one line its children
- * write, one word its parent writes. */
-struct fi_barrier_node {
-    _Alignas(FI_CACHE_LINE) volatile AO_t arrived[FI_BARRIER_FANIN];  /* child c's round */
-    _Alignas(FI_CACHE_LINE) volatile AO_t go;  /* round << 2 | verdict, from the parent */
-};
+struct fi_barrier_node;  /* barrier.c */
 
 struct fi_server {
-    /* Written by the neighbours in the barrier's tree. */
-    struct fi_barrier_node barrier;
+    /* Written by the server that releases this one at the barrier: round << 2 |
+     * verdict (barrier.c). */
+    _Alignas(FI_CACHE_LINE) volatile AO_t barrier_go;
     /* Claimed by every server (F_ANY filaments, oldest first). */
     _Alignas(FI_CACHE_LINE) struct fi_queue any;
     /* Pushed into by other servers while a run goes on. */
@@ -81,7 +77,6 @@ struct fi_server {
     int at_work;     /* has had work in this run (fi_lib.unstarted) */
     int settling;    /* in an episode's settling stage: work is counted in busy */
     AO_t barrier_round;  /* barrier rounds crossed (barrier.c) */
-    int barrier_children;  /* in the barrier's tree (barrier.c) */
     AO_t settle_no;      /* settling stages ended (scheduler.c) */
     unsigned steal_seed;
     pthread_t thread;
@@ -129,6 +124,7 @@ struct fi_lib {
     int servers_fill_cores; /* no core left for the main thread: waits between runs cede */
     int print_stats;
     struct fi_server *servers;
+    struct fi_barrier_node *barrier_nodes;  /* the barrier's tree, level by level */
     /* The pruning threshold (a long): set by the main thread or by a
      * filament (f_set_prune), read by each server's slow paths. */
     volatile AO_t prune;
@@ -293,11 +289,12 @@ struct fi_idle_ops {
     int (*visible)(struct fi_server *me);  /* is there work it could help with? */
     void (*help)(struct fi_server *me);    /* take some and run it */
 };
-/* Place server s in the tree of fi_lib.nservers (f_initialize). */
-FI_HIDDEN void fi_barrier_init(struct fi_server *s);
+/* The tree for nservers servers (f_initialize), and its end (f_finalize). */
+FI_HIDDEN FI_MUST_CHECK int fi_barrier_alloc(int nservers);
+FI_HIDDEN void fi_barrier_free(void);
 /* Arrive, wait for every server, and return the round's verdict: the one
- * that decide(ctx) returned on server 0, which calls it once all have
- * arrived and before any leaves. */
+ * that decide(ctx) returned on the last server to arrive, which calls it
+ * once all have arrived and before any leaves. */
 FI_HIDDEN unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(void *), void *ctx,
                                     const struct fi_idle_ops *idle);
 

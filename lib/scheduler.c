@@ -16,20 +16,21 @@
  *
  * A server that has run its own work of an episode crosses the tree
  * barrier (barrier.c).  In a plain pass that is all: each server's work
- * stays on it, so once every server has arrived none is left, and server
- * 0, the tree's root, runs the phase's sequential code and releases the
- * others with what comes next.  No shared word is written on that path.
+ * stays on it, so once every server has arrived none is left, and the last
+ * server to arrive runs the phase's sequential code and releases the
+ * others with what comes next.  No word shared by all is written on that
+ * path.
  *
  * Work can also move: a filament creates one for another server (its
  * inbox) or for any server (F_ANY), an idle server steals a fork/join
  * filament or claims F_ANY ones while it waits at the barrier.  Whoever
- * does so first sets `dynamic`, before the moved work can run.  The root
- * then does not end the episode; it starts a settling stage, in which
+ * does so first sets `dynamic`, before the moved work can run.  The
+ * deciding server then does not end the episode; it starts a settling stage, in which
  * every server drains its work and helps, counted in `busy` (active
  * servers plus filaments waiting in inboxes): the decrement that reaches
  * zero ends the stage, and a server can only become active again while
  * busy is not zero, so no stage can be revived.  Then the servers cross
- * the barrier once more, and the root ends the episode.
+ * the barrier once more, and the last to arrive ends the episode.
  * doc/design.md, "Episodes", has the states and the proof.
  */
 #include "internal.h"
@@ -71,7 +72,7 @@ static int take_work(struct fi_server *me)
 }
 
 /* Waiting at the barrier, help: the moved work makes the episode dynamic
- * (set before the claim or the steal, so the root sees it: the victim
+ * (set before the claim or the steal, so the decider sees it: the victim
  * or the claimed queue's owner arrives after it). */
 static void help_at_barrier(struct fi_server *me)
 {
@@ -109,7 +110,7 @@ static int settled_or_work(void *ctx)
 /*
  * The settling stage: drain, go idle, and help until no server is active
  * and no filament waits in an inbox.  Every server takes part, counted in
- * busy by the root before it released them.
+ * busy by the decider before it released them.
  */
 static void settle(struct fi_server *me)
 {
@@ -140,7 +141,8 @@ settled:
     me->settling = 0;
 }
 
-/* A phase's sequential code, on server 0, alone [paper §2.2]. */
+/* A phase's sequential code, on the last server to arrive, alone [paper
+ * §2.2]. */
 static int barrier_code(struct fi_server *me, int phase)
 {
     void *arg;
@@ -162,7 +164,7 @@ struct decision {
     struct fi_episode e;
 };
 
-/* Server 0, every server arrived: settle first if work moved, otherwise
+/* The last server to arrive: settle first if work moved, otherwise
  * end the episode, running the phase's sequential code.  Nothing else runs
  * meanwhile: a server that took work after it arrived set `dynamic`. */
 static unsigned decide(void *ctx)
@@ -180,7 +182,7 @@ static unsigned decide(void *ctx)
 
 /*
  * The calling server has run all its own work of episode e.  Cross the
- * barrier, settling as often as the root says, and return what comes next.
+ * barrier, settling as often as the decider says, and return what comes next.
  */
 static struct fi_episode finish(struct fi_server *me, struct fi_episode e)
 {

@@ -74,19 +74,23 @@ static void destroy_servers(int n)
     }
     fi_free(fi_lib.servers);
     fi_lib.servers = NULL;
+    fi_barrier_free();
 }
 
 static FI_MUST_CHECK int alloc_servers(int n)
 {
-    fi_lib.servers = fi_alloc_aligned((size_t)n * sizeof(struct fi_server));
-    if (fi_lib.servers == NULL)
+    if (fi_barrier_alloc(n) < 0)
         return F_ENOMEM;
+    fi_lib.servers = fi_alloc_aligned((size_t)n * sizeof(struct fi_server));
+    if (fi_lib.servers == NULL) {
+        fi_barrier_free();
+        return F_ENOMEM;
+    }
     memset(fi_lib.servers, 0, (size_t)n * sizeof(struct fi_server));
     for (int k = 0; k < n; ++k) {
         struct fi_server *s = &fi_lib.servers[k];
         s->index = k;
         s->steal_seed = 2654435761u * (unsigned)(k + 1);
-        fi_barrier_init(s);
         if (fi_queue_init(&s->any) < 0 || fi_queue_init(&s->inbox.queue) < 0 ||
             fi_queue_init(&s->pinned) < 0 || fi_deque_init(&s->deque) < 0) {
             destroy_servers(k + 1);
