@@ -436,6 +436,21 @@ static __attribute__((noinline)) void pass_points(const struct fi_run *first,
         }
 }
 
+/* A pass over runs of any length; return 1 if it called a range version.
+ * Not inlined, so that a pass of pass_points' kind saves no registers. */
+static __attribute__((noinline)) int pass_runs(const struct fi_run *run, size_t n, int backward)
+{
+    struct range_cache cache = { NULL, NULL };
+    int ranged = 0;
+    if (!backward)
+        for (size_t r = 0; r < n; ++r)
+            ranged |= run_one(&run[r], &cache, 0);
+    else
+        for (size_t r = n; r-- > 0;)
+            run_one(&run[r], &cache, 1);
+    return ranged;
+}
+
 /*
  * One pass over a server's runs, in alternate directions [paper §4.4] -
  * unless the pass called a range version.  A range version walks its row
@@ -448,19 +463,12 @@ static __attribute__((noinline)) void pass_points(const struct fi_run *first,
 void fi_phase_pass(struct fi_server *me, int phase)
 {
     struct fi_runs *rs = &fi_lib.phases[phase].per_server[me->index];
-    /* Locals: the calls could change *rs for all the compiler knows. */
-    const struct fi_run *run = rs->run;
-    size_t n = rs->n;
-    struct range_cache cache = { NULL, NULL };
+    int backward = rs->backward;
     int ranged = 0;
-    if (fi_lib.nranges == 0 && filaments(rs) == n)
-        pass_points(run, run + n, rs->backward);
-    else if (!rs->backward)
-        for (size_t r = 0; r < n; ++r)
-            ranged |= run_one(&run[r], &cache, 0);
+    if (fi_lib.nranges == 0 && filaments(rs) == rs->n)
+        pass_points(rs->run, rs->run + rs->n, backward);
     else
-        for (size_t r = n; r-- > 0;)
-            run_one(&run[r], &cache, 1);
-    rs->backward = !rs->backward && !ranged;
+        ranged = pass_runs(rs->run, rs->n, backward);
+    rs->backward = !backward && !ranged;
     me->stats.filaments_run += filaments(rs);
 }
