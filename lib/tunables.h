@@ -37,8 +37,9 @@ _Static_assert(FI_CHUNK_MIN >= 1 && FI_CHUNK_MAX >= FI_CHUNK_MIN, "FI_CHUNK_MIN,
 #endif
 _Static_assert(FI_SPIN_POLLS >= 0 && FI_YIELD_POLLS >= 1, "FI_SPIN_POLLS, FI_YIELD_POLLS");
 
-/* The barrier's tree: children per server (barrier.c).  Four slots of a
- * word fill half a cache line, and a 16-server tree is two levels deep. */
+/* The barrier's tree: children per node (barrier.c).  A node's count, four
+ * slots and its shape fit one cache line, at most four servers contend for
+ * it, and a 16-server tree is two levels deep. */
 #ifndef FI_BARRIER_FANIN
 #define FI_BARRIER_FANIN 4
 #endif
