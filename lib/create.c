@@ -7,7 +7,7 @@
  * while every server waits: on 16 cores that start took 20-48 ms of a
  * 75-103 ms run (Amdahl's law, growing with the core count).  Here the
  * main thread wakes the parked servers instead, as f_parallel does
- * (server.c, fi_servers_create), and each calls the program's creator for
+ * (fi_servers_each, server.c), and each calls the program's creator for
  * itself, on its own thread, so that creation runs in parallel and each
  * queue chunk and run array is first touched by the server that will run
  * it.  The filaments wait for the next f_parallel like any others.
@@ -30,37 +30,8 @@
  */
 #include "internal.h"
 
-int f_create_per_server(f_create_func create, void *arg)
-{
-    if (fi_check_main_between_runs() < 0)
-        return F_ESTATE;
-    if (create == NULL)
-        return F_EINVAL;
-    AO_store(&fi_lib.state, FI_RUNNING);
-    fi_rtc_cursors_open(0);    /* their tails written back, before the servers look */
-    fi_phase_cursors_open(0);
-    fi_lib.create = create;
-    fi_lib.create_arg = arg;
-    fi_servers_create();
-    fi_lib.create = NULL;
-
-    int rc = F_OK;
-    for (int s = 0; s < fi_lib.nservers && rc == F_OK; ++s)
-        rc = fi_lib.servers[s].create_rc;
-    if (rc < 0) {
-        for (int s = 0; s < fi_lib.nservers; ++s) {
-            fi_rtc_creator_undo(&fi_lib.servers[s]);
-            fi_phase_creator_undo(&fi_lib.servers[s]);
-        }
-    }
-    fi_rtc_cursors_reopen();
-    fi_phase_cursors_open(1);
-    AO_store(&fi_lib.state, FI_READY);
-    return rc;
-}
-
-/* Server me's part, on its own thread, in place of a run (server.c). */
-void fi_create_here(struct fi_server *me)
+/* Server me's part, on its own thread, in place of a run (fi_servers_each). */
+static void create_here(struct fi_server *me)
 {
     me->create_rc = F_OK;
     fi_rtc_creator_open(me);
@@ -76,4 +47,32 @@ void fi_create_here(struct fi_server *me)
     fi_rtc_creator_close(me);
     if (rc < 0 && me->create_rc == F_OK)
         me->create_rc = rc;
+}
+
+int f_create_per_server(f_create_func create, void *arg)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    if (create == NULL)
+        return F_EINVAL;
+    AO_store(&fi_lib.state, FI_RUNNING);
+    fi_rtc_cursors_open(0);    /* their tails written back, before the servers look */
+    fi_phase_cursors_open(0);
+    fi_lib.create = create;
+    fi_lib.create_arg = arg;
+    fi_servers_each(create_here);
+
+    int rc = F_OK;
+    for (int s = 0; s < fi_lib.nservers && rc == F_OK; ++s)
+        rc = fi_lib.servers[s].create_rc;
+    if (rc < 0) {
+        for (int s = 0; s < fi_lib.nservers; ++s) {
+            fi_rtc_creator_undo(&fi_lib.servers[s]);
+            fi_phase_creator_undo(&fi_lib.servers[s]);
+        }
+    }
+    fi_rtc_cursors_reopen();
+    fi_phase_cursors_open(1);
+    AO_store(&fi_lib.state, FI_READY);
+    return rc;
 }

@@ -132,7 +132,7 @@ struct fi_lib {
     /* Main thread only, between runs. */
     unsigned any_next;    /* round-robin cursor for F_ANY placement */
     /* Per-server creation: set by the main thread before it wakes the
-     * servers for it, read by them (create.c); create NULL: a run. */
+     * servers for it, read by them (create.c). */
     f_create_func create;
     void *create_arg;
     struct fi_phase *phases;
@@ -143,8 +143,10 @@ struct fi_lib {
     /* Set once an F_ANY RTC filament exists in this run: until then idle
      * servers need not look at each other's F_ANY queues. */
     _Alignas(FI_CACHE_LINE) volatile AO_t any_used;
-    /* The run: main -> servers. */
+    /* The run: main -> servers.  `job` is what each server does with it
+     * (a run, or per-server creation), published with run_gen. */
     _Alignas(FI_CACHE_LINE) volatile AO_t run_gen;
+    void (*job)(struct fi_server *me);
     volatile AO_t shutdown;
     /* Servers that have had no work yet in the current run, and when it was
      * posted (fi_clock_ns): f_fork_seq's pruning waits for them (forkjoin.c). */
@@ -230,11 +232,9 @@ FI_HIDDEN int fi_forkjoin_visible(const struct fi_server *me);
 FI_HIDDEN int fi_forkjoin_help(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_ask(struct fi_server *me);
 
-/* server.c */
-FI_HIDDEN void fi_servers_create(void);
-
-/* create.c */
-FI_HIDDEN void fi_create_here(struct fi_server *me);
+/* server.c: have every server do job(server), on its own thread, and
+ * return once all have (f_parallel's run, f_create_per_server's creators). */
+FI_HIDDEN void fi_servers_each(void (*job)(struct fi_server *me));
 
 /* A creation call's code: inside a server's creator its first failure is
  * kept, and fails the whole f_create_per_server (create.c). */

@@ -44,10 +44,7 @@ static void *server_main(void *arg)
         if (AO_load_acquire(&fi_lib.shutdown))
             return NULL;
         w.gen = AO_load(&fi_lib.run_gen);
-        if (fi_lib.create != NULL)    /* published with run_gen */
-            fi_create_here(me);
-        else
-            fi_sched_run(me);
+        fi_lib.job(me);    /* published with run_gen */
         /* Release: this server's writes (results, statistics) before the
          * main thread returns from f_parallel; pairs with all_checked_out. */
         if (AO_fetch_and_add1_release(&fi_lib.checked_out) == (AO_t)fi_lib.nservers - 1)
@@ -202,6 +199,18 @@ static int all_checked_out(void *ctx)
     return AO_load_acquire(&fi_lib.checked_out) == (AO_t)fi_lib.nservers;
 }
 
+void fi_servers_each(void (*job)(struct fi_server *me))
+{
+    fi_lib.job = job;
+    AO_store(&fi_lib.checked_out, 0);
+    /* Release: the job, and every filament, phase and argument created so
+     * far, before the servers see it; pairs with run_posted. */
+    AO_store_release(&fi_lib.run_gen, AO_load(&fi_lib.run_gen) + 1);
+    fi_wake_all(&fi_lib.servers_wait);
+    fi_wait_until(&fi_lib.main_wait, all_checked_out, NULL, fi_lib.servers_fill_cores,
+                  FI_PARK_YIELD_NS, NULL);
+}
+
 int f_parallel(void)
 {
     if (fi_check_main_between_runs() < 0)
@@ -210,13 +219,7 @@ int f_parallel(void)
     fi_rtc_cursors_open(0);
     fi_phase_cursors_open(0);
     fi_sched_begin_run();
-    AO_store(&fi_lib.checked_out, 0);
-    /* Release: every filament, phase and argument created so far, before
-     * the servers see the run; pairs with run_posted. */
-    AO_store_release(&fi_lib.run_gen, AO_load(&fi_lib.run_gen) + 1);
-    fi_wake_all(&fi_lib.servers_wait);
-    fi_wait_until(&fi_lib.main_wait, all_checked_out, NULL, fi_lib.servers_fill_cores,
-                  FI_PARK_YIELD_NS, NULL);
+    fi_servers_each(fi_sched_run);
 
     /* Each run consumes what was created before it. */
     fi_phases_free();
@@ -231,21 +234,6 @@ int f_parallel(void)
     return F_OK;
 }
 
-/*
- * Per-server creation (create.c): wake the parked servers as f_parallel
- * does, with fi_lib.create set, so that each calls fi_create_here() instead
- * of running, and return once every one has checked out.
- */
-void fi_servers_create(void)
-{
-    AO_store(&fi_lib.checked_out, 0);
-    /* Release: the creator, and the queues and phases as the main thread
-     * left them, before the servers wake; pairs with run_posted. */
-    AO_store_release(&fi_lib.run_gen, AO_load(&fi_lib.run_gen) + 1);
-    fi_wake_all(&fi_lib.servers_wait);
-    fi_wait_until(&fi_lib.main_wait, all_checked_out, NULL, fi_lib.servers_fill_cores,
-                  FI_PARK_YIELD_NS, NULL);
-}
 
 int f_num_servers(void)
 {
