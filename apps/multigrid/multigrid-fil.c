@@ -8,11 +8,11 @@
  * the restriction), placed by strips of rows of the step's level: row i of
  * level l goes to server (i - 1) * nservers / (n_l - 1), a coarse point of
  * the restriction to the server of fine row 2 ci.  Each server creates the
- * filaments of its own rows, step by step (f_create_per_server), along the
- * rows, so each row is a run, executed by the range versions below with
- * one call.  The phases run in circular order, so the run does
- * V cycle after V cycle; the barrier of the cycle's last phase ends the
- * cycle.
+ * filaments of its own rows, step by step (f_create_per_server), a row per
+ * call (f_iterative_row), so each row is a run, executed by the range
+ * versions below with one call.  The phases run in circular order, so the
+ * run does V cycle after V cycle; the barrier of the cycle's last phase
+ * ends the cycle.
  *
  * The interpolation is two phases with a barrier between them (the odd
  * rows need the even rows' corrections, from the neighbouring strips too),
@@ -167,19 +167,14 @@ struct step_job {
     const struct mg_step *st;
 };
 
-/* The filaments (i, j_begin .. j_end - 1) of row `row` of the level, if
- * the row is the server's. */
+/* The filaments (i, j_begin .. j_end - 1) of row `row` of the level, in
+ * one call (f_iterative_row), if the row is the server's. */
 static int create_row(int server, int nservers, const struct mg_level *lv, long row, f_func fn,
                       long i, long j_begin, long j_end, struct ctx *c)
 {
     if (owner(lv, row, nservers) != server)
         return 0;
-    for (long j = j_begin; j < j_end; ++j) {
-        int rc = f_iterative_thread(server, fn, i, j, c);
-        if (rc < 0)
-            return rc;
-    }
-    return 0;
+    return f_iterative_row(server, fn, i, j_begin, j_end, c);
 }
 
 static int create_step(int server, int nservers, void *arg)
