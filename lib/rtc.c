@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "row.h"
 #include "wait.h"
 
 static void run_desc(const struct fi_desc *d)
@@ -158,7 +159,7 @@ void fi_rtc_cursors_reopen(void)
 static void run_rest(long unused, long j_last, void *first)
 {
     const struct fi_desc *a = first;
-    fi_run_row(a->fn, a->i, a->j + 1, j_last, a->arg);
+    fi_row_run_forward(a->fn, a->i, a->j + 1, j_last, a->arg);
     /* The queue counted this descriptor as one filament. */
     fi_self->stats.filaments_run += (unsigned long)j_last - (unsigned long)a->j - 1;
 }
