@@ -254,7 +254,7 @@ FI_HIDDEN void fi_rtc_cursors_open(int open);
 FI_HIDDEN void fi_rtc_cursors_reopen(void);
 FI_HIDDEN void fi_rtc_creator_open(struct fi_server *me);
 FI_HIDDEN void fi_rtc_creator_close(struct fi_server *me);
-FI_HIDDEN void fi_rtc_creator_undo(struct fi_server *s);
+FI_HIDDEN void fi_rtc_creator_undo(struct fi_server *s, fi_discard_fn discard);
 FI_HIDDEN FI_MUST_CHECK int fi_rtc_create(int server, const struct fi_desc *d);
 FI_HIDDEN void fi_rtc_discard(struct fi_server *s, fi_discard_fn discard);
 

@@ -320,16 +320,13 @@ void fi_rtc_creator_close(struct fi_server *me)
     close_cursor(&f_creator_.rtc_, me);
 }
 
-static void drop(const struct fi_desc *d)
+/* The call failed: the main thread cuts server s's queues back to the
+ * marks, passing each filament dropped to `discard` (vararg.c's, from
+ * create.c: a kind does not call the layer above it). */
+void fi_rtc_creator_undo(struct fi_server *s, fi_discard_fn discard)
 {
-    fi_vararg_discard(d->fn, d->arg);
-}
-
-/* The call failed: the main thread cuts server s's queues back to the marks. */
-void fi_rtc_creator_undo(struct fi_server *s)
-{
-    fi_queue_cut(&s->pinned, s->mark_pinned, drop);
-    fi_queue_cut(&s->any, s->mark_any, drop);
+    fi_queue_cut(&s->pinned, s->mark_pinned, discard);
+    fi_queue_cut(&s->any, s->mark_any, discard);
     s->pack_chunk = s->mark_pinned.chunk;
     s->packed = s->pack_floor = s->mark_pinned.tail;
 }
