@@ -188,6 +188,16 @@ static inline int f_iterative_thread_inline_(int server, f_func fn, long i, long
     f_iterative_thread_inline_((server), (fn), (i), (j), (arg))
 
 /*
+ * A row in one call: the filaments fn(i, j, arg) for j_begin <= j < j_end,
+ * as f_iterative_thread would create them one by one in increasing j (one
+ * run, on `server`, or placed as its first point would be for F_ANY), or
+ * none if one cannot be created.  From where f_iterative_thread may be
+ * called.  An empty row (j_end == j_begin) creates nothing; j_end < j_begin
+ * is F_EINVAL.  See f_iterative_row(3).
+ */
+F_API int f_iterative_row(int server, f_func fn, long i, long j_begin, long j_end, void *arg);
+
+/*
  * Range versions.  A run of filaments created one after the other with the
  * same fn, i and arg and consecutive j (the points of one grid row) is stored
  * once.  If the program names a range version of fn, each run is executed
@@ -225,8 +235,8 @@ F_API int f_set_range_version(f_func point, f_range_func range);
  * first touched by that server.  Inside create, a server creates for itself:
  * f_rtc_thread and f_rtc_vthread for `server` (the inline path: 18
  * instructions to the main thread's 12, the same time where memory
- * dominates) or F_ANY (its own F_ANY queue, balanced during the run); f_iterative_thread and f_iterative_vthread for `server` or F_ANY
- * (placed on `server`) in the current phase, the last f_new_barrier's.
+ * dominates) or F_ANY (its own F_ANY queue, balanced during the run); f_iterative_thread, f_iterative_row and f_iterative_vthread for
+ * `server` or F_ANY (placed on `server`) in the current phase, the last f_new_barrier's.
  * Creating for another server returns F_ESTATE, as do f_new_barrier, forks
  * and joins.  create returns 0 or a negative code; if it returns one, or
  * any creation call in any server's create failed, f_create_per_server

@@ -67,7 +67,7 @@ int f_create_per_server(f_create_func create, void *arg)
         rc = fi_lib.servers[s].create_rc;
     if (rc < 0) {
         for (int s = 0; s < fi_lib.nservers; ++s) {
-            fi_rtc_creator_undo(&fi_lib.servers[s]);
+            fi_rtc_creator_undo(&fi_lib.servers[s], fi_vararg_discard);
             fi_phase_creator_undo(&fi_lib.servers[s]);
         }
     }

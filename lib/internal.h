@@ -137,7 +137,7 @@ struct fi_lib {
     void *create_arg;
     struct fi_phase *phases;
     int nphases, phases_cap;
-    struct fi_range_version { f_func point; f_range_func range; } *ranges;
+    struct fi_range_version { f_func point; f_range_func range; } *ranges;  /* row.c */
     int nranges, ranges_cap;
 
     /* Set once an F_ANY RTC filament exists in this run: until then idle
@@ -250,13 +250,12 @@ FI_HIDDEN void fi_rtc_cursors_open(int open);
 FI_HIDDEN void fi_rtc_cursors_reopen(void);
 FI_HIDDEN void fi_rtc_creator_open(struct fi_server *me);
 FI_HIDDEN void fi_rtc_creator_close(struct fi_server *me);
-FI_HIDDEN void fi_rtc_creator_undo(struct fi_server *s);
+FI_HIDDEN void fi_rtc_creator_undo(struct fi_server *s, fi_discard_fn discard);
 FI_HIDDEN FI_MUST_CHECK int fi_rtc_create(int server, const struct fi_desc *d);
 FI_HIDDEN void fi_rtc_discard(struct fi_server *s, fi_discard_fn discard);
 
 /* phase.c */
 FI_HIDDEN void fi_phase_pass(struct fi_server *me, int phase);
-FI_HIDDEN void fi_run_row(f_func fn, long i, long j_first, long j_last, void *arg);
 FI_HIDDEN void fi_phases_free(void);
 FI_HIDDEN int fi_phases_count(void);
 FI_HIDDEN f_seq_func fi_phase_seq(int phase, void **arg);  /* the phase's barrier code */
@@ -348,6 +347,7 @@ FI_HIDDEN FI_MUST_CHECK void *fi_alloc_big(size_t size);
 FI_HIDDEN void fi_free_big(void *p, size_t size);
 FI_HIDDEN void fi_free_pages(void *p, size_t size);
 FI_HIDDEN void fi_free(void *p);
+FI_HIDDEN FI_MUST_CHECK int fi_grow(void **array, size_t *cap, size_t used, size_t size);
 FI_HIDDEN extern long fi_alloc_fail_at;  /* tests: the k-th allocation fails (0: never) */
 FI_HIDDEN void fi_alloc_fail_reset(long k);     /* count from now; fail the k-th (0: never) */
 FI_HIDDEN FI_MUST_CHECK void *fi_per_server_alloc(size_t size, size_t *stride);

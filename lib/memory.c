@@ -69,6 +69,21 @@ void fi_free(void *p)
     free(p);
 }
 
+/* Grow *array of *cap elements of `size` bytes, `used` of them in use, to
+ * hold one more: double it (16 at first). */
+int fi_grow(void **array, size_t *cap, size_t used, size_t size)
+{
+    if (used < *cap)
+        return F_OK;
+    size_t n = *cap ? *cap * 2 : 16;
+    void *p = fi_realloc(*array, n * size);
+    if (p == NULL)
+        return F_ENOMEM;
+    *array = p;
+    *cap = n;
+    return F_OK;
+}
+
 /*
  * Big blocks (queue chunks of 2 MiB and more) come from mmap, aligned to
  * 2 MiB and marked for transparent huge pages where the system has them:

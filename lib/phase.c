@@ -8,7 +8,8 @@
  * grid row): it is stored once, 40 bytes however long it is, and executed
  * as a loop - by one call of the range version of fn where the program has
  * named one (f_set_range_version), so the compiler can optimize the points
- * of a row together as in a coarse-grain program.  Passes alternate
+ * of a row together as in a coarse-grain program.  A run is a row (row.h),
+ * as the packed rows of RTC filaments are.  Passes alternate
  * direction over the runs (front to rear, then rear to front), so what was
  * touched last is touched first again; a backward pass walks the points of
  * a run with j decreasing.  A pass that calls a range version, which walks
@@ -21,21 +22,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "internal.h"
-
-/* A run: filaments j_first .. j_last (inclusive, so that a run may end at
- * LONG_MAX) of fn(i, j, arg).  The inline f_iterative_thread in filaments.h
- * extends the last run of a server through struct f_run_, the same layout. */
-struct fi_run {
-    f_func fn;
-    void *arg;
-    long i;
-    long j_first;
-    long j_last;
-};
-_Static_assert(sizeof(struct fi_run) == sizeof(struct f_run_) &&
-                   offsetof(struct fi_run, j_last) == offsetof(struct f_run_, j_last_),
-               "fi_run is f_run_");
+#include "row.h"
 
 /* Argument blocks of variable-argument filaments, freed with their phase. */
 struct fi_blocks {
@@ -44,7 +31,7 @@ struct fi_blocks {
 };
 
 struct fi_runs {
-    _Alignas(FI_CACHE_LINE) struct fi_run *run;
+    _Alignas(FI_CACHE_LINE) struct fi_row *run;
     size_t n, cap;
     unsigned long closed;  /* filaments in every run but the last */
     int backward;  /* the direction of this server's next pass; owner only */
@@ -70,7 +57,7 @@ struct fi_phase {
 F_API struct f_run_ **f_iter_last_;
 F_API unsigned f_iter_open_;
 
-static unsigned long length(const struct fi_run *r)
+static unsigned long length(const struct fi_row *r)
 {
     return (unsigned long)r->j_last - (unsigned long)r->j_first + 1;
 }
@@ -144,26 +131,12 @@ void fi_phases_free(void)
     fi_lib.nphases = fi_lib.phases_cap = 0;
 }
 
-/* Grow *array of *cap elements of `size` bytes to hold one more. */
-static FI_MUST_CHECK int grow(void **array, size_t *cap, size_t used, size_t size)
-{
-    if (used < *cap)
-        return F_OK;
-    size_t n = *cap ? *cap * 2 : 16;
-    void *p = fi_realloc(*array, n * size);
-    if (p == NULL)
-        return F_ENOMEM;
-    *array = p;
-    *cap = n;
-    return F_OK;
-}
-
 int f_new_barrier(f_seq_func seq, void *arg)
 {
     if (fi_check_main_between_runs() < 0)
         return F_ESTATE;
     size_t cap = (size_t)fi_lib.phases_cap;
-    if (grow((void **)&fi_lib.phases, &cap, (size_t)fi_lib.nphases, sizeof *fi_lib.phases) < 0)
+    if (fi_grow((void **)&fi_lib.phases, &cap, (size_t)fi_lib.nphases, sizeof *fi_lib.phases) < 0)
         return F_ENOMEM;
     fi_lib.phases_cap = (int)cap;
     size_t bytes = (size_t)fi_lib.nservers * sizeof(struct fi_runs);
@@ -183,7 +156,7 @@ static int extends(const struct fi_runs *rs, f_func fn, long i, long j, void *ar
 {
     if (rs->n == 0)
         return 0;
-    const struct fi_run *last = &rs->run[rs->n - 1];
+    const struct fi_row *last = &rs->run[rs->n - 1];
     return last->fn == fn && last->i == i && last->arg == arg && last->j_last != LONG_MAX &&
            j == last->j_last + 1;
 }
@@ -205,26 +178,29 @@ static int place_any(struct fi_phase *ph, f_func fn, long i, long j, void *arg)
     return best;
 }
 
-/* Add a filament to a server's runs: extend the last run, or start one;
- * return the last run, or NULL when out of memory. */
-static struct fi_run *append(struct fi_runs *rs, f_func fn, long i, long j, void *arg)
+/* Add filaments j_first .. j_last of fn(i, ., arg) to a server's runs:
+ * extend the last run, or start one; return the last run, or NULL when out
+ * of memory (nothing added). */
+static struct fi_row *append(struct fi_runs *rs, f_func fn, long i, long j_first, long j_last,
+                             void *arg)
 {
-    if (extends(rs, fn, i, j, arg)) {
-        rs->run[rs->n - 1].j_last = j;
+    if (extends(rs, fn, i, j_first, arg)) {
+        rs->run[rs->n - 1].j_last = j_last;
         return &rs->run[rs->n - 1];
     }
-    if (grow((void **)&rs->run, &rs->cap, rs->n, sizeof *rs->run) < 0)
+    if (fi_grow((void **)&rs->run, &rs->cap, rs->n, sizeof *rs->run) < 0)
         return NULL;
     if (rs->n > 0)
         rs->closed += length(&rs->run[rs->n - 1]);
-    rs->run[rs->n++] = (struct fi_run){ fn, arg, i, j, j };
+    rs->run[rs->n++] = (struct fi_row){ fn, arg, i, j_first, j_last };
     return &rs->run[rs->n - 1];
 }
 
 /* From server me's creator (f_create_per_server): its own runs only, in the
  * last phase, which the main thread does not change meanwhile.  F_ANY
- * places the filament where it is created. */
-static int create_own(struct fi_server *me, int server, f_func fn, long i, long j, void *arg)
+ * places the filaments where they are created. */
+static int create_own(struct fi_server *me, int server, f_func fn, long i, long j_first,
+                      long j_last, void *arg)
 {
     if (fi_lib.nphases == 0)
         return F_ESTATE;
@@ -232,31 +208,63 @@ static int create_own(struct fi_server *me, int server, f_func fn, long i, long 
         return F_EINVAL;
     if (server != F_ANY && server != me->index)
         return F_ESTATE;    /* another server's runs: its own creator is writing them */
-    struct fi_run *r = append(&fi_lib.phases[fi_lib.nphases - 1].per_server[me->index], fn, i,
-                              j, arg);
+    if (j_last < j_first)
+        return F_OK;
+    struct fi_row *r = append(&fi_lib.phases[fi_lib.nphases - 1].per_server[me->index], fn, i,
+                              j_first, j_last, arg);
     if (r == NULL)
         return F_ENOMEM;
     f_creator_.last_run_ = (struct f_run_ *)r;  /* it may have moved */
     return F_OK;
 }
 
-int (f_iterative_thread)(int server, f_func fn, long i, long j, void *arg)
+/* Filaments j_first .. j_last (inclusive, so that one may be LONG_MAX) of
+ * row i, as that many calls of f_iterative_thread in increasing j would
+ * create them, or none (F_ANY: the row is placed as its first point is,
+ * and the rest extends its run).  j_last < j_first: none, after the checks
+ * that a call now with these arguments must pass. */
+static int create(int server, f_func fn, long i, long j_first, long j_last, void *arg)
 {
     struct fi_server *me = fi_self;
     if (me != NULL && me->creating)
-        return fi_created(me, create_own(me, server, fn, i, j, arg));
+        return fi_created(me, create_own(me, server, fn, i, j_first, j_last, arg));
     if (fi_check_main_between_runs() < 0 || fi_lib.nphases == 0)
         return F_ESTATE;
     if (fn == NULL || (server != F_ANY && fi_servers_check_index(server) < 0))
         return F_EINVAL;
+    if (j_last < j_first)
+        return F_OK;
     struct fi_phase *ph = &fi_lib.phases[fi_lib.nphases - 1];
     if (server == F_ANY)
-        ph->any_server = server = place_any(ph, fn, i, j, arg);
-    struct fi_run *r = append(&ph->per_server[server], fn, i, j, arg);
+        ph->any_server = server = place_any(ph, fn, i, j_first, arg);
+    struct fi_row *r = append(&ph->per_server[server], fn, i, j_first, j_last, arg);
     if (r == NULL)
         return F_ENOMEM;
     f_iter_last_[server] = (struct f_run_ *)r;  /* it may have moved */
     return F_OK;
+}
+
+int (f_iterative_thread)(int server, f_func fn, long i, long j, void *arg)
+{
+    return create(server, fn, i, j, j, arg);
+}
+
+/*
+ * A whole row in one call (beyond the paper): multigrid's phases at
+ * n = 1024 hold 8.7 million filaments, whose creation point by point took
+ * 248 million instructions (28 each, through the inline path), more than
+ * its coarse-grain program's whole lead; row by row, 3.6 million
+ * (callgrind, one server).  A row forms the run that its points, created
+ * one by one, would form.
+ */
+int f_iterative_row(int server, f_func fn, long i, long j_begin, long j_end, void *arg)
+{
+    if (j_end > j_begin)
+        return create(server, fn, i, j_begin, j_end - 1, arg);
+    int rc = create(server, fn, i, 0, -1, arg);    /* no points: the checks only */
+    if (rc == F_OK && j_end < j_begin)
+        rc = fi_created(fi_self, F_EINVAL);
+    return rc;
 }
 
 /* Where the last phase keeps the calling thread's argument blocks: the
@@ -271,7 +279,7 @@ static struct fi_blocks *owned_blocks(void)
 int fi_phase_adopt(void *block)
 {
     struct fi_blocks *b = owned_blocks();
-    if (grow((void **)&b->block, &b->cap, b->n, sizeof *b->block) < 0)
+    if (fi_grow((void **)&b->block, &b->cap, b->n, sizeof *b->block) < 0)
         return F_ENOMEM;
     b->block[b->n++] = block;
     return F_OK;
@@ -318,119 +326,23 @@ void fi_phase_creator_undo(struct fi_server *s)
     free_blocks(&rs->owned, rs->mark_owned);
 }
 
-/* ------------------------------------------------------- range versions */
-
-int f_set_range_version(f_func point, f_range_func range)
-{
-    if (fi_check_main_between_runs() < 0)
-        return F_ESTATE;
-    if (point == NULL)
-        return F_EINVAL;
-    for (int k = 0; k < fi_lib.nranges; ++k) {
-        if (fi_lib.ranges[k].point == point) {
-            if (range != NULL)
-                fi_lib.ranges[k].range = range;
-            else
-                fi_lib.ranges[k] = fi_lib.ranges[--fi_lib.nranges];
-            return F_OK;
-        }
-    }
-    if (range == NULL)
-        return F_OK;
-    size_t cap = (size_t)fi_lib.ranges_cap;
-    if (grow((void **)&fi_lib.ranges, &cap, (size_t)fi_lib.nranges, sizeof *fi_lib.ranges) < 0)
-        return F_ENOMEM;
-    fi_lib.ranges_cap = (int)cap;
-    fi_lib.ranges[fi_lib.nranges++] = (struct fi_range_version){ point, range };
-    return F_OK;
-}
-
-static f_range_func range_of(f_func fn)
-{
-    for (int k = 0; k < fi_lib.nranges; ++k)
-        if (fi_lib.ranges[k].point == fn)
-            return fi_lib.ranges[k].range;
-    return NULL;
-}
-
 /* ----------------------------------------------------------------- pass */
-
-struct range_cache {
-    f_func fn;
-    f_range_func range;
-};
-
-/*
- * Call fn for the points of a run one by one, in the pass's order: j
- * increasing on a forward pass, decreasing on a backward one [paper §4.4].
- * A backward pass then streams through a grid backward as a forward pass
- * does forward, and the hardware prefetcher follows both; with j increasing
- * on backward passes too, every row began a new stream (Jacobi n=1024
- * without a range version: 8% slower).  Four calls per loop step, as
- * fi_run_descs runs RTC filaments: the loop's own branch and compare then
- * cost a quarter per point.  j moves in unsigned arithmetic, and `more`
- * counts the points after the first: a run may span the whole range of long.
- */
-static inline void walk_points(f_func fn, long i, unsigned long j, unsigned long step,
-                               unsigned long more, void *arg)
-{
-    for (; more >= 4; more -= 4, j += 4 * step) {
-        fn(i, (long)j, arg);
-        fn(i, (long)(j + step), arg);
-        fn(i, (long)(j + 2 * step), arg);
-        fn(i, (long)(j + 3 * step), arg);
-    }
-    for (;; j += step) {
-        fn(i, (long)j, arg);
-        if (more-- == 0)
-            break;
-    }
-}
-
-/* Run r; return 1 if that was a call of its range version. */
-static inline int run_one(const struct fi_run *r, struct range_cache *c, int backward)
-{
-    if (r->fn != c->fn) {
-        c->fn = r->fn;
-        c->range = range_of(r->fn);
-    }
-    if (c->range != NULL && r->j_last != LONG_MAX) {
-        c->range(r->i, r->j_first, r->j_last + 1, r->arg);
-        return 1;
-    }
-    /* Locals: the calls could change *r for all the compiler knows. */
-    unsigned long more = (unsigned long)r->j_last - (unsigned long)r->j_first;
-    if (backward)
-        walk_points(r->fn, r->i, (unsigned long)r->j_last, (unsigned long)-1, more, r->arg);
-    else
-        walk_points(r->fn, r->i, (unsigned long)r->j_first, 1, more, r->arg);
-    return 0;
-}
-
-/* Call fn for the points j_first .. j_last of row i, j increasing, as a
- * forward pass runs a run: the packed rows of RTC filaments (rtc.c). */
-void fi_run_row(f_func fn, long i, long j_first, long j_last, void *arg)
-{
-    struct fi_run r = { fn, arg, i, j_first, j_last };
-    struct range_cache c = { NULL, NULL };
-    run_one(&r, &c, 0);
-}
 
 /*
  * A pass over runs of one point each, with no range version to look up: a
  * call per run and nothing else, 8 instructions a filament with an empty
- * fn where run_one's loop took 34 (bench/micro --what=iter, callgrind).
+ * fn where fi_row_run's loop took 34 (bench/micro --what=iter, callgrind).
  * Gauss has such phases: a filament per column, each a run of its own.
  * Not inlined, so that the general loop keeps its registers.
  */
-static __attribute__((noinline)) void pass_points(const struct fi_run *first,
-                                                  const struct fi_run *end, int backward)
+static __attribute__((noinline)) void pass_points(const struct fi_row *first,
+                                                  const struct fi_row *end, int backward)
 {
     if (!backward)
-        for (const struct fi_run *r = first; r != end; ++r)
+        for (const struct fi_row *r = first; r != end; ++r)
             r->fn(r->i, r->j_first, r->arg);
     else
-        for (const struct fi_run *r = end; r != first;) {
+        for (const struct fi_row *r = end; r != first;) {
             --r;    /* not r-- in the test: first - 1 is no pointer */
             r->fn(r->i, r->j_first, r->arg);
         }
@@ -438,16 +350,16 @@ static __attribute__((noinline)) void pass_points(const struct fi_run *first,
 
 /* A pass over runs of any length; return 1 if it called a range version.
  * Not inlined, so that a pass of pass_points' kind saves no registers. */
-static __attribute__((noinline)) int pass_runs(const struct fi_run *run, size_t n, int backward)
+static __attribute__((noinline)) int pass_runs(const struct fi_row *run, size_t n, int backward)
 {
-    struct range_cache cache = { NULL, NULL };
+    struct fi_range_cache cache = { NULL, NULL };
     int ranged = 0;
     if (!backward)
         for (size_t r = 0; r < n; ++r)
-            ranged |= run_one(&run[r], &cache, 0);
+            ranged |= fi_row_run(&run[r], &cache, 0);
     else
         for (size_t r = n; r-- > 0;)
-            run_one(&run[r], &cache, 1);
+            fi_row_run(&run[r], &cache, 1);
     return ranged;
 }
 
@@ -465,7 +377,7 @@ void fi_phase_pass(struct fi_server *me, int phase)
     struct fi_runs *rs = &fi_lib.phases[phase].per_server[me->index];
     int backward = rs->backward;
     int ranged = 0;
-    if (fi_lib.nranges == 0 && filaments(rs) == rs->n)
+    if (!fi_range_versions_named() && filaments(rs) == rs->n)
         pass_points(rs->run, rs->run + rs->n, backward);
     else
         ranged = pass_runs(rs->run, rs->n, backward);

@@ -169,14 +169,15 @@ struct fi_queue_mark fi_queue_end(const struct fi_queue *q)
     return (struct fi_queue_mark){ q->last, AO_load(&q->last->tail) };
 }
 
-/* Drop every descriptor pushed since m was taken (drop() sees each first),
- * and go on pushing from m.  The chunks linked since stay, empty, for reuse. */
-void fi_queue_cut(struct fi_queue *q, struct fi_queue_mark m, void (*drop)(const struct fi_desc *d))
+/* Drop every descriptor pushed since m was taken (discard() sees each
+ * first), and go on pushing from m.  The chunks linked since stay, empty,
+ * for reuse. */
+void fi_queue_cut(struct fi_queue *q, struct fi_queue_mark m, void (*discard)(f_func fn, void *arg))
 {
     for (struct fi_chunk *c = m.chunk; c != NULL; c = next_of(c)) {
         size_t from = c == m.chunk ? m.tail : 0, tail = AO_load(&c->tail);
         for (size_t k = from; k < tail; ++k)
-            drop(&c->slot[k]);
+            discard(c->slot[k].fn, c->slot[k].arg);
         if (AO_load(&c->head) > from)
             AO_store(&c->head, from);
         AO_store(&c->tail, from);

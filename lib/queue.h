@@ -46,7 +46,7 @@ struct fi_queue_mark {
 };
 FI_HIDDEN struct fi_queue_mark fi_queue_end(const struct fi_queue *q);
 FI_HIDDEN void fi_queue_cut(struct fi_queue *q, struct fi_queue_mark m,
-                            void (*drop)(const struct fi_desc *d));
+                            void (*discard)(f_func fn, void *arg));
 
 /* Is q empty now?  Its oldest chunk is taken up to its tail and is not full,
  * and a pusher goes on to a next chunk only from a full one.  A snapshot, as

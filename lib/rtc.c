@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "internal.h"
+#include "row.h"
 #include "wait.h"
 
 static void run_desc(const struct fi_desc *d)
@@ -158,7 +159,7 @@ void fi_rtc_cursors_reopen(void)
 static void run_rest(long unused, long j_last, void *first)
 {
     const struct fi_desc *a = first;
-    fi_run_row(a->fn, a->i, a->j + 1, j_last, a->arg);
+    fi_row_run_forward(a->fn, a->i, a->j + 1, j_last, a->arg);
     /* The queue counted this descriptor as one filament. */
     fi_self->stats.filaments_run += (unsigned long)j_last - (unsigned long)a->j - 1;
 }
@@ -319,16 +320,13 @@ void fi_rtc_creator_close(struct fi_server *me)
     close_cursor(&f_creator_.rtc_, me);
 }
 
-static void drop(const struct fi_desc *d)
+/* The call failed: the main thread cuts server s's queues back to the
+ * marks, passing each filament dropped to `discard` (vararg.c's, from
+ * create.c: a kind does not call the layer above it). */
+void fi_rtc_creator_undo(struct fi_server *s, fi_discard_fn discard)
 {
-    fi_vararg_discard(d->fn, d->arg);
-}
-
-/* The call failed: the main thread cuts server s's queues back to the marks. */
-void fi_rtc_creator_undo(struct fi_server *s)
-{
-    fi_queue_cut(&s->pinned, s->mark_pinned, drop);
-    fi_queue_cut(&s->any, s->mark_any, drop);
+    fi_queue_cut(&s->pinned, s->mark_pinned, discard);
+    fi_queue_cut(&s->any, s->mark_any, discard);
     s->pack_chunk = s->mark_pinned.chunk;
     s->packed = s->pack_floor = s->mark_pinned.tail;
 }

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "row.h"
 #include "wait.h"
 
 struct fi_lib fi_lib = { .state = FI_UNINIT };
@@ -184,9 +185,7 @@ void f_finalize(void)
     fi_owned_free_all();
     fi_rtc_cursors_open(0);
     fi_phase_cursors_free();
-    fi_free(fi_lib.ranges);
-    fi_lib.ranges = NULL;
-    fi_lib.nranges = fi_lib.ranges_cap = 0;
+    fi_range_versions_free();
     destroy_servers(fi_lib.nservers);
     fi_waitset_destroy(&fi_lib.main_wait);
     fi_waitset_destroy(&fi_lib.servers_wait);

@@ -4,8 +4,9 @@
  *
  * Each server's creator makes the filaments of its strip of rows: RTC rows
  * (which the library packs), RTC filaments that no packing joins, F_ANY,
- * iterative runs, F_ANY iterative filaments (placed on the creator's
- * server), variable-argument ones of both kinds.  Every filament runs as
+ * iterative runs, point by point and a row per call (f_iterative_row),
+ * F_ANY iterative filaments (placed on the creator's server),
+ * variable-argument ones of both kinds.  Every filament runs as
  * many times as it should, on its strip's server; the main thread's
  * filaments before and after the call run too, in order, and a run the main
  * thread began may be extended by a creator.  Every misuse inside a creator
@@ -24,10 +25,10 @@
 /* --------------------------------------------------------------- jobs */
 
 /* What each creator makes, for its strip of `rows` rows of `cols` points. */
-enum kind { RTC_ROWS, RTC_SPREAD, RTC_ANY, ITER, ITER_ANY, VRTC, VITER, NKINDS };
+enum kind { RTC_ROWS, RTC_SPREAD, RTC_ANY, ITER, ITER_ANY, ITER_ROW, VRTC, VITER, NKINDS };
 #define ALL_KINDS ((1 << NKINDS) - 1)
 #define RTC_KINDS ((1 << RTC_ROWS) | (1 << RTC_SPREAD) | (1 << RTC_ANY) | (1 << VRTC))
-#define ITER_KINDS ((1 << ITER) | (1 << ITER_ANY) | (1 << VITER))
+#define ITER_KINDS ((1 << ITER) | (1 << ITER_ANY) | (1 << ITER_ROW) | (1 << VITER))
 
 /* The misuse one creator commits after creating its share (errors). */
 enum misuse {
@@ -39,6 +40,8 @@ enum misuse {
     ITER_OTHER,     /* f_iterative_thread for the next server: F_ESTATE */
     ITER_INDEX,
     ITER_NULL,
+    ROW_OTHER,      /* f_iterative_row for the next server: F_ESTATE */
+    ROW_BACKWARD,   /* f_iterative_row with j_end < j_begin: F_EINVAL */
     VRTC_OTHER,     /* f_rtc_vthread for the next server: F_ESTATE */
     VRTC_FORMAT,    /* f_rtc_vthread with a bad format: F_EINVAL */
     VITER_OTHER,
@@ -76,6 +79,7 @@ static void rec_spread(long i, long j, void *arg);
 static void rec_any(long i, long j, void *arg);
 static void rec_iter(long i, long j, void *arg);
 static void rec_iter_any(long i, long j, void *arg);
+static void rec_iter_row(long i, long j, void *arg);
 static void rec_main(long i, long j, void *arg);
 
 #define REC(kind, fn)                                                          \
@@ -89,6 +93,7 @@ REC(RTC_SPREAD, rec_spread)
 REC(RTC_ANY, rec_any)
 REC(ITER, rec_iter)
 REC(ITER_ANY, rec_iter_any)
+REC(ITER_ROW, rec_iter_row)
 #undef REC
 
 /* Variable-argument filaments: (record, index). */
@@ -156,6 +161,8 @@ static int misuse(struct job *jb, int s, int n)
     case ITER_OTHER: return f_iterative_thread(other, rec_iter, 0, 0, jb);
     case ITER_INDEX: return f_iterative_thread(n, rec_iter, 0, 0, jb);
     case ITER_NULL: return f_iterative_thread(s, NULL, 0, 0, jb);
+    case ROW_OTHER: return f_iterative_row(other, rec_iter_row, 0, 0, 3, jb);
+    case ROW_BACKWARD: return f_iterative_row(s, rec_iter_row, 0, 3, 2, jb);
     case VRTC_OTHER: return f_rtc_vthread(other, rec_v, "pl", (void *)jb->r[VRTC], 0L);
     case VRTC_FORMAT: return f_rtc_vthread(s, rec_v, "px", (void *)jb->r[VRTC], 0L);
     case VITER_OTHER: return f_iterative_vthread(other, rec_v, "pl", (void *)jb->r[VITER], 0L);
@@ -165,9 +172,10 @@ static int misuse(struct job *jb, int s, int n)
 }
 
 /* The creator: the main thread's row on this server goes on (around), so
- * that the row crosses the call's start; then every kind asked for, over
- * the server's strip, row by row; then the misuse, if this is the server
- * to commit it. */
+ * that the row crosses the call's start (in one call of f_iterative_row
+ * when the job has that kind); then every kind asked for, over the
+ * server's strip, row by row, a call per point or per row (ITER_ROW); then
+ * the misuse, if this is the server to commit it. */
 static int creator(int s, int n, void *arg)
 {
     struct job *jb = arg;
@@ -176,7 +184,11 @@ static int creator(int s, int n, void *arg)
         atomic_fetch_add(&jb->bad, 1);
     if (jb->only >= 0 && s != jb->only)
         return 0;
-    if (jb->around) {
+    if (jb->around && jb->kinds & (1 << ITER_ROW)) {
+        int rc = f_iterative_row(s, rec_main, 1000 + s, jb->cols, 2 * jb->cols, jb);
+        if (rc < 0)
+            return rc;
+    } else if (jb->around) {
         for (long j = jb->cols; j < 2 * jb->cols; ++j) {
             int rc = jb->kinds & ITER_KINDS ? f_iterative_thread(s, rec_main, 1000 + s, j, jb)
                                             : f_rtc_thread(s, rec_main, 1000 + s, j, jb);
@@ -188,12 +200,19 @@ static int creator(int s, int n, void *arg)
     for (int kind = 0; kind < NKINDS; ++kind) {
         if (!(jb->kinds & (1 << kind)))
             continue;
-        for (long i = i0; i < i1; ++i)
+        for (long i = i0; i < i1; ++i) {
+            if (kind == ITER_ROW) {
+                int rc = f_iterative_row(s, rec_iter_row, i, 0, jb->cols, jb);
+                if (rc < 0)
+                    return rc;
+                continue;
+            }
             for (long j = 0; j < jb->cols; ++j) {
                 int rc = create_one(jb, kind, s, i, j);
                 if (rc < 0)
                     return rc;
             }
+        }
     }
     if (s == jb->misuser) {
         if (jb->misuse == RETURN_CODE)
@@ -306,11 +325,16 @@ START_TEST(test_create_rtc_rows)
 }
 END_TEST
 
-/* Iterative alone, the main thread's runs extended by the creators. */
+/* Iterative alone, the main thread's runs extended by the creators, point
+ * by point, then by rows. */
 START_TEST(test_create_iterative)
 {
     int n = t_start_loop(_i);
     struct job *jb = job_new((1 << ITER) | (1 << ITER_ANY), 5L * n, 70);
+    jb->around = 1;
+    run_job(jb, F_OK);
+    job_free(jb);
+    jb = job_new((1 << ITER_ROW) | (1 << ITER_ANY), 5L * n, 70);
     jb->around = 1;
     run_job(jb, F_OK);
     job_free(jb);
@@ -391,7 +415,8 @@ END_TEST
 
 /* Results bitwise equal to main-thread creation: a small matrix product
  * (RTC, one filament per entry) and a Jacobi iteration (iterative, with a
- * reduction and a barrier), each created both ways. */
+ * reduction and a barrier), each created both ways, and the iteration
+ * by rows in the creators as well. */
 #define MN 37
 struct mm {
     double a[MN][MN], b[MN][MN], c[MN][MN];
@@ -454,6 +479,17 @@ static int jac_creator(int s, int n, void *arg)
     return 0;
 }
 
+/* The same rows, each in one call. */
+static int jac_row_creator(int s, int n, void *arg)
+{
+    for (long i = 1 + strip_begin(s, JN, n); i < 1 + strip_begin(s + 1, JN, n); ++i) {
+        int rc = f_iterative_row(s, jac_point, i, 1, JN + 1, arg);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
 static void jac_init(struct jac *p)
 {
     memset(p, 0, sizeof *p);
@@ -488,8 +524,8 @@ START_TEST(test_create_bitwise_equal)
     ck_assert_int_eq(f_parallel(), F_OK);
     ck_assert(memcmp(m[0].c, m[1].c, sizeof m[0].c) == 0);
 
-    static struct jac p[2];
-    for (int way = 0; way < 2; ++way) {
+    static struct jac p[3];
+    for (int way = 0; way < 3; ++way) {
         jac_init(&p[way]);
         ck_assert_int_ge(f_new_barrier(jac_end, &p[way]), 0);
         if (way == 0) {
@@ -498,15 +534,18 @@ START_TEST(test_create_bitwise_equal)
                     T_REQUIRE_EQ(f_iterative_thread(strip_of(i - 1, JN, n), jac_point, i, j, &p[0]),
                                  F_OK);
         } else {
-            ck_assert_int_eq(f_create_per_server(jac_creator, &p[1]), F_OK);
+            f_create_func create = way == 1 ? jac_creator : jac_row_creator;
+            ck_assert_int_eq(f_create_per_server(create, &p[way]), F_OK);
         }
         ck_assert_int_eq(f_parallel(), F_OK);
         f_free_reduction(p[way].maxdiff);
     }
     ck_assert_int_eq(p[0].iters, 25);
-    ck_assert_int_eq(p[1].iters, 25);
-    ck_assert(memcmp(p[0].g, p[1].g, sizeof p[0].g) == 0);
-    ck_assert(memcmp(&p[0].last, &p[1].last, sizeof p[0].last) == 0);
+    for (int way = 1; way < 3; ++way) {
+        ck_assert_int_eq(p[way].iters, 25);
+        ck_assert(memcmp(p[0].g, p[way].g, sizeof p[0].g) == 0);
+        ck_assert(memcmp(&p[0].last, &p[way].last, sizeof p[0].last) == 0);
+    }
 }
 END_TEST
 
@@ -630,7 +669,8 @@ END_TEST
 static int misuse_code(enum misuse m)
 {
     switch (m) {
-    case RTC_OTHER: case ITER_OTHER: case VRTC_OTHER: case VITER_OTHER: return F_ESTATE;
+    case RTC_OTHER: case ITER_OTHER: case ROW_OTHER: case VRTC_OTHER: case VITER_OTHER:
+        return F_ESTATE;
     case RETURN_CODE: return -77;
     default: return F_EINVAL;
     }
@@ -640,11 +680,13 @@ START_TEST(test_create_errors_misuse)
 {
     int n = t_start_loop(_i);
     for (int m = NONE + 1; m < NMISUSES; ++m) {
-        int other = m == RTC_OTHER || m == ITER_OTHER || m == VRTC_OTHER || m == VITER_OTHER;
+        int other = m == RTC_OTHER || m == ITER_OTHER || m == ROW_OTHER || m == VRTC_OTHER ||
+                    m == VITER_OTHER;
         if (other && n == 1)
             continue;    /* no other server */
         int iterative = m == ITER_OTHER || m == ITER_INDEX || m == ITER_NULL ||
-                        m == VITER_OTHER || m == VITER_FORMAT;
+                        m == ROW_OTHER || m == ROW_BACKWARD || m == VITER_OTHER ||
+                        m == VITER_FORMAT;
         for (int rtc = 0; rtc < 2; ++rtc) {  /* iterative and RTC kinds, then RTC alone */
             struct job *jb = job_new(rtc ? RTC_KINDS : ITER_KINDS | (1 << RTC_ROWS), 3L * n, 40);
             /* With no phase open, an iterative misuse is that first. */
@@ -683,6 +725,8 @@ static int iter_no_phase(int s, int n, void *arg)
 {
     T_EXPECT(f_rtc_thread(s, t_count_fn, 0, 0, arg) == F_OK);
     T_EXPECT(f_iterative_thread(s, t_count_fn, 0, 0, arg) == F_ESTATE);
+    T_EXPECT(f_iterative_row(s, t_count_fn, 0, 0, 4, arg) == F_ESTATE);
+    T_EXPECT(f_iterative_row(s, t_count_fn, 0, 4, 0, arg) == F_ESTATE);
     T_EXPECT(f_iterative_vthread(s, rec_v, "") == F_ESTATE);
     return 0;
 }

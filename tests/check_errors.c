@@ -45,6 +45,9 @@ static void assert_all_estate(void)
         ck_assert_int_eq(f_rtc_thread(servers[k], NULL, 0, 0, NULL), F_ESTATE);
         ck_assert_int_eq(f_iterative_thread(servers[k], count_ran, 0, 0, NULL), F_ESTATE);
         ck_assert_int_eq(f_iterative_thread(servers[k], NULL, 0, 0, NULL), F_ESTATE);
+        ck_assert_int_eq(f_iterative_row(servers[k], count_ran, 0, 0, 10, NULL), F_ESTATE);
+        ck_assert_int_eq(f_iterative_row(servers[k], count_ran, 0, 0, 0, NULL), F_ESTATE);
+        ck_assert_int_eq(f_iterative_row(servers[k], NULL, 0, 10, 0, NULL), F_ESTATE);
         ck_assert_int_eq(f_rtc_vthread(servers[k], count_ran_v, "l", 1L), F_ESTATE);
         ck_assert_int_eq(f_rtc_vthread(servers[k], NULL, NULL), F_ESTATE);
         ck_assert_int_eq(f_iterative_vthread(servers[k], count_ran_v, "l", 1L), F_ESTATE);
@@ -268,7 +271,9 @@ START_TEST(test_errors_rtc_einval)
 }
 END_TEST
 
-/* Iterative filaments: no phase yet (F_ESTATE), bad server or function (F_EINVAL). */
+/* Iterative filaments: no phase yet (F_ESTATE), bad server or function,
+ * a row that ends before it begins (F_EINVAL); a failed row creates none of
+ * its points, an empty one none either. */
 START_TEST(test_errors_iterative)
 {
     int n = t_start_loop(_i);
@@ -276,17 +281,29 @@ START_TEST(test_errors_iterative)
     make_bad_servers(n);
     ck_assert_int_eq(f_iterative_thread(0, count_ran, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_iterative_thread(F_ANY, count_ran, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_iterative_row(0, count_ran, 0, 0, 5, NULL), F_ESTATE);
+    ck_assert_int_eq(f_iterative_row(F_ANY, count_ran, 0, 5, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_iterative_vthread(0, count_ran_v, ""), F_ESTATE);
     ck_assert_int_ge(f_new_barrier(seq_done, NULL), 0);
-    for (int k = 0; k < 6; ++k)
+    for (int k = 0; k < 6; ++k) {
         ck_assert_int_eq(f_iterative_thread(bad_servers[k], count_ran, 0, 0, NULL), F_EINVAL);
-    for (int s = -1; s < n; ++s)
+        ck_assert_int_eq(f_iterative_row(bad_servers[k], count_ran, 0, 0, 5, NULL), F_EINVAL);
+        ck_assert_int_eq(f_iterative_row(bad_servers[k], count_ran, 0, 0, 0, NULL), F_EINVAL);
+    }
+    for (int s = -1; s < n; ++s) {
         ck_assert_int_eq(f_iterative_thread(s, NULL, 0, 0, NULL), F_EINVAL);
+        ck_assert_int_eq(f_iterative_row(s, NULL, 0, 0, 5, NULL), F_EINVAL);
+        ck_assert_int_eq(f_iterative_row(s, NULL, 0, 3, 3, NULL), F_EINVAL);
+        ck_assert_int_eq(f_iterative_row(s, count_ran, 0, 1, 0, NULL), F_EINVAL);
+        ck_assert_int_eq(f_iterative_row(s, count_ran, 0, LONG_MAX, LONG_MIN, NULL), F_EINVAL);
+        ck_assert_int_eq(f_iterative_row(s, count_ran, 0, 7, 7, NULL), F_OK);
+    }
     ck_assert_int_eq(f_iterative_thread(0, count_ran, 0, 0, NULL), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
     ck_assert_int_eq(t_ldl(&ran), 1);
     /* The run consumed the phase: none now. */
     ck_assert_int_eq(f_iterative_thread(0, count_ran, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_iterative_row(0, count_ran, 0, 0, 5, NULL), F_ESTATE);
     ck_assert_int_eq(f_iterative_vthread(0, count_ran_v, ""), F_ESTATE);
     ck_assert_int_eq(f_parallel(), F_OK);
     ck_assert_int_eq(t_ldl(&ran), 1);
@@ -295,8 +312,8 @@ START_TEST(test_errors_iterative)
 END_TEST
 
 /* Calls that are not allowed from a filament, RTC or iterative. */
-enum { IN_PARALLEL, IN_INITIALIZE, IN_BARRIER, IN_ITERATIVE, IN_ITERATIVE_V, IN_RANGE,
-       IN_STATS, IN_RESET_STATS, IN_REDUCTION, IN_CONTINUATION, IN_CALLS };
+enum { IN_PARALLEL, IN_INITIALIZE, IN_BARRIER, IN_ITERATIVE, IN_ITERATIVE_ROW, IN_ITERATIVE_V,
+       IN_RANGE, IN_STATS, IN_RESET_STATS, IN_REDUCTION, IN_CONTINUATION, IN_CALLS };
 struct inside {
     atomic_int rc[IN_CALLS];
     atomic_int calls;
@@ -311,6 +328,7 @@ static void inside_filament(long i, long j, void *arg)
     atomic_store(&in->rc[IN_INITIALIZE], f_initialize(2));
     atomic_store(&in->rc[IN_BARRIER], f_new_barrier(NULL, NULL));
     atomic_store(&in->rc[IN_ITERATIVE], f_iterative_thread(0, count_ran, 0, 0, NULL));
+    atomic_store(&in->rc[IN_ITERATIVE_ROW], f_iterative_row(0, count_ran, 0, 0, 4, NULL));
     atomic_store(&in->rc[IN_ITERATIVE_V], f_iterative_vthread(0, count_ran_v, ""));
     atomic_store(&in->rc[IN_RANGE], f_set_range_version(count_ran, range_fn));
     atomic_store(&in->rc[IN_STATS], f_get_stats(F_ANY, &st));
@@ -362,8 +380,8 @@ START_TEST(test_errors_inside_filament)
 END_TEST
 
 /* Barrier code: no filaments, phases, runs or initialization from there. */
-enum { B_RTC_OWN, B_RTC_NEXT, B_RTC_ANY, B_RTC_V, B_ITER, B_ITER_V, B_BARRIER, B_PARALLEL,
-       B_INIT, B_REDUCTION, B_CALLS };
+enum { B_RTC_OWN, B_RTC_NEXT, B_RTC_ANY, B_RTC_V, B_ITER, B_ITER_ROW, B_ITER_V, B_BARRIER,
+       B_PARALLEL, B_INIT, B_REDUCTION, B_CALLS };
 struct in_barrier {
     int rc[B_CALLS];
     int calls;
@@ -378,6 +396,7 @@ static int barrier_tries(void *arg)
     b->rc[B_RTC_ANY] = f_rtc_thread(F_ANY, count_ran, 0, 0, NULL);
     b->rc[B_RTC_V] = f_rtc_vthread(me, count_ran_v, "l", 1L);
     b->rc[B_ITER] = f_iterative_thread(me, count_ran, 0, 0, NULL);
+    b->rc[B_ITER_ROW] = f_iterative_row(me, count_ran, 0, 0, 4, NULL);
     b->rc[B_ITER_V] = f_iterative_vthread(me, count_ran_v, "");
     b->rc[B_BARRIER] = f_new_barrier(NULL, NULL);
     b->rc[B_PARALLEL] = f_parallel();

@@ -3,7 +3,9 @@
  * barrier between passes [paper §2.2, §4.4].  Sequential code counting
  * passes, phases in circular order, NULL sequential code, barrier code that
  * runs alone (no filament early or late), back-and-forth order with runs and
- * with runs of one point only, range versions, F_ANY iterative filaments,
+ * with runs of one point only, range versions, rows created in one call
+ * (f_iterative_row) against the same points one by one, F_ANY iterative
+ * filaments,
  * RTC filaments created during a pass, every shape of the barrier's tree,
  * and a stress loop of small multi-phase jobs.
  */
@@ -854,6 +856,104 @@ START_TEST(test_phase_j_limits)
 }
 END_TEST
 
+/* -------------------------------------------------- rows in one call */
+
+/* The calls of a pass, per server: a point as (i, j), a range call as
+ * (-1 - i, j_begin, j_end). */
+struct rows_job {
+    struct t_logs *logs;
+    long k, calls;
+};
+
+static void rows_point(long i, long j, void *arg)
+{
+    struct rows_job *r = arg;
+    t_log(r->logs, i);
+    t_log(r->logs, j);
+}
+
+static void rows_range(long i, long jb, long je, void *arg)
+{
+    struct rows_job *r = arg;
+    t_log(r->logs, -1 - i);
+    t_log(r->logs, jb);
+    t_log(r->logs, je);
+}
+
+static int rows_seq(void *arg)
+{
+    struct rows_job *r = arg;
+    return ++r->calls == r->k ? F_DONE : F_NOTDONE;
+}
+
+/* One creation: j_begin <= j < j_end of row i on `server`, with arg a or b. */
+struct row_call {
+    int server;    /* -2: server i % n */
+    long i, j_begin, j_end;
+    int other_arg;
+};
+
+static const struct row_call row_calls[] = {
+    { -2, 0, 0, 50, 0 },
+    { -2, 1, 0, 20, 0 }, { -2, 1, 20, 21, 0 }, { -2, 1, 21, 40, 0 },    /* one run */
+    { -2, 2, 5, 5, 0 }, { -2, 2, 5, 30, 0 }, { -2, 2, 30, 30, 0 },       /* empty rows */
+    { -2, 2, 31, 40, 0 },                                                /* a gap: two runs */
+    { F_ANY, 3, 0, 10, 0 }, { F_ANY, 3, 10, 25, 0 },    /* F_ANY: one run, one server */
+    { F_ANY, 4, 0, 7, 0 }, { F_ANY, 5, 3, 4, 0 }, { F_ANY, 6, 0, 33, 0 },
+    { -2, 7, LONG_MAX - 3, LONG_MAX, 0 }, { -2, 7, LONG_MAX, LONG_MAX, 0 },
+    { -2, 8, LONG_MIN, LONG_MIN + 3, 0 }, { -2, 8, LONG_MIN + 3, LONG_MIN + 5, 0 },
+    { -2, 9, 0, 10, 0 }, { -2, 9, 10, 20, 1 },    /* another arg: another run */
+    { 0, 10, 0, 5, 0 }, { 0, 10, 5, 9, 0 },
+};
+
+/* Build the phase by rows (f_iterative_row) or point by point, run it. */
+static void rows_build_and_run(int n, int by_rows, struct rows_job *r, struct rows_job *other)
+{
+    ck_assert_int_ge(f_new_barrier(rows_seq, r), 0);
+    for (size_t c = 0; c < sizeof row_calls / sizeof *row_calls; ++c) {
+        const struct row_call *rc = &row_calls[c];
+        int s = rc->server == -2 ? (int)(rc->i % n) : rc->server;
+        void *arg = rc->other_arg ? (void *)other : (void *)r;
+        if (by_rows) {
+            T_REQUIRE_EQ(f_iterative_row(s, rows_point, rc->i, rc->j_begin, rc->j_end, arg), F_OK);
+        } else {
+            for (long j = rc->j_begin; j != rc->j_end; ++j)
+                T_REQUIRE_EQ(f_iterative_thread(s, rows_point, rc->i, j, arg), F_OK);
+        }
+    }
+    /* The point LONG_MAX, which only f_iterative_thread can name, extends row 7. */
+    T_REQUIRE_EQ(f_iterative_thread(7 % n, rows_point, 7, LONG_MAX, r), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+}
+
+/* f_iterative_row forms the runs, and places F_ANY rows, as the calls of
+ * f_iterative_thread point by point do: every server's calls, in every
+ * pass (back and forth, or forward with a range version), are the same. */
+START_TEST(test_phase_rows)
+{
+    int n = t_start_loop(_i);
+    for (int with_range = 0; with_range < 2; ++with_range) {
+        struct rows_job r[2], other[2];
+        ck_assert_int_eq(f_set_range_version(rows_point, with_range ? rows_range : NULL), F_OK);
+        for (int by_rows = 0; by_rows < 2; ++by_rows) {
+            r[by_rows] = other[by_rows] = (struct rows_job){ .k = 3 };
+            r[by_rows].logs = other[by_rows].logs = t_logs_new(n, 2000);
+            rows_build_and_run(n, by_rows, &r[by_rows], &other[by_rows]);
+            ck_assert_int_eq(r[by_rows].calls, 3);
+        }
+        for (int s = 0; s < n; ++s) {
+            ck_assert_uint_eq(r[0].logs->len[s], r[1].logs->len[s]);
+            ck_assert(memcmp(r[0].logs->v[s], r[1].logs->v[s],
+                             r[0].logs->len[s] * sizeof(long)) == 0);
+        }
+        t_logs_free(r[0].logs);
+        t_logs_free(r[1].logs);
+    }
+    ck_assert_int_eq(f_set_range_version(rows_point, NULL), F_OK);
+}
+END_TEST
+
 /* --------------------------------------------- F_ANY iterative filaments */
 
 START_TEST(test_phase_any_iterative)
@@ -1013,6 +1113,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_phase_back_and_forth_singles, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_range_version, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_range_version_macro, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_rows, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_any_iterative, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_consumed_by_run, 0, T_NCOUNTS);
     TCase *limits = t_tcase(s, "limits");

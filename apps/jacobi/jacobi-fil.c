@@ -19,9 +19,10 @@
  * swaps the grids (jacobi_end_iteration), as the paper's sequential_code().
  *
  * Each server creates the filaments of its own strip (f_create_per_server),
- * all at once, so that its runs are first touched by the server that walks
- * them; --impl=fil-main creates them all from the main thread, as the
- * paper's program does, while the servers wait.
+ * all at once, a row per call (f_iterative_row), so that its runs are first
+ * touched by the server that walks them; --impl=fil-main creates them all
+ * from the main thread, point by point, as the paper's program does, while
+ * the servers wait.
  */
 #include <filaments.h>
 
@@ -67,18 +68,16 @@ static int swap_and_test(void *arg)
     return jacobi_end_iteration(f->g, maxdiff) ? F_DONE : F_NOTDONE;
 }
 
-/* A server's creator: the points of its strip of rows, row by row. */
+/* A server's creator: the points of its strip of rows, a row per call. */
 static int create_strip(int server, int nservers, void *arg)
 {
     struct fil *f = arg;
     long n = f->g->n;
     long end = 1 + app_strip_begin(server + 1, n, nservers);
     for (long i = 1 + app_strip_begin(server, n, nservers); i < end; ++i) {
-        for (long j = 1; j <= n; ++j) {
-            int rc = f_iterative_thread(server, relax, i, j, f);
-            if (rc < 0)
-                return rc;
-        }
+        int rc = f_iterative_row(server, relax, i, 1, n + 1, f);
+        if (rc < 0)
+            return rc;
     }
     return 0;
 }

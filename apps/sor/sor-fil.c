@@ -96,18 +96,17 @@ struct phase {
 };
 
 /* A server's creator (f_create_per_server): the points of the phase's
- * colour in its strip of rows, each row one run. */
+ * colour in its strip of rows, each row one run, made in one call
+ * (f_iterative_row). */
 static int create_strip(int server, int nservers, void *arg)
 {
     const struct phase *ph = arg;
     long n = ph->f->s->n;
     long end = 1 + app_strip_begin(server + 1, n, nservers);
     for (long i = 1 + app_strip_begin(server, n, nservers); i < end; ++i) {
-        for (long k = 0; k < sor_count(n, i, ph->colour); ++k) {
-            int rc = f_iterative_thread(server, ph->fn, i, k, ph->f);
-            if (rc < 0)
-                return rc;
-        }
+        int rc = f_iterative_row(server, ph->fn, i, 0, sor_count(n, i, ph->colour), ph->f);
+        if (rc < 0)
+            return rc;
     }
     return 0;
 }

@@ -1,0 +1,53 @@
+/*
+ * row.c - range versions, the table of the program's loops over a row
+ * (f_set_range_version), and running a row from outside a pass (row.h).
+ */
+#include "row.h"
+
+int f_set_range_version(f_func point, f_range_func range)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    if (point == NULL)
+        return F_EINVAL;
+    for (int k = 0; k < fi_lib.nranges; ++k) {
+        if (fi_lib.ranges[k].point == point) {
+            if (range != NULL)
+                fi_lib.ranges[k].range = range;
+            else
+                fi_lib.ranges[k] = fi_lib.ranges[--fi_lib.nranges];
+            return F_OK;
+        }
+    }
+    if (range == NULL)
+        return F_OK;
+    size_t cap = (size_t)fi_lib.ranges_cap;
+    if (fi_grow((void **)&fi_lib.ranges, &cap, (size_t)fi_lib.nranges, sizeof *fi_lib.ranges) < 0)
+        return F_ENOMEM;
+    fi_lib.ranges_cap = (int)cap;
+    fi_lib.ranges[fi_lib.nranges++] = (struct fi_range_version){ point, range };
+    return F_OK;
+}
+
+f_range_func fi_range_of(f_func fn)
+{
+    for (int k = 0; k < fi_lib.nranges; ++k)
+        if (fi_lib.ranges[k].point == fn)
+            return fi_lib.ranges[k].range;
+    return NULL;
+}
+
+/* f_finalize: range versions last until then. */
+void fi_range_versions_free(void)
+{
+    fi_free(fi_lib.ranges);
+    fi_lib.ranges = NULL;
+    fi_lib.nranges = fi_lib.ranges_cap = 0;
+}
+
+void fi_row_run_forward(f_func fn, long i, long j_first, long j_last, void *arg)
+{
+    struct fi_row r = { fn, arg, i, j_first, j_last };
+    struct fi_range_cache c = { NULL, NULL };
+    fi_row_run(&r, &c, 0);
+}
