@@ -332,7 +332,8 @@ struct f_deque_ {
     struct f_task_ *bottom_;  /* the next free slot */
     struct f_task_ *limit_;   /* an untyped fork at bottom_ >= limit_ goes through the
                                  library; a thief that wants work sets it to NULL (atomic) */
-    struct f_task_ *floor_;   /* a pop of a slot below floor_ goes through the library */
+    struct f_task_ *floor_;   /* a pop of a slot below floor_ goes through the library; it is
+                                 at least the split, and base_ where a frame can see it */
     struct f_task_ *base_;    /* the running filament's first child */
     struct f_task_ *prune_;   /* past limit_ (unless NULL), an untyped fork at bottom_ >= prune_
                                  is a call */
@@ -437,9 +438,16 @@ static inline int f_join_inline_(void)
 F_API int f_fork_typed_(long kind, void (*fn)(void), long i, long j, void *arg);
 F_API f_value f_sync_typed_(long kind);
 
+/* The bottom, as a frame; and floor_ raised to base_, so that no sync
+ * through this frame pops a slot that the calling filament did not fork:
+ * an untyped child that a join or a pruned fork calls inline gets a base_
+ * of its own, and the floor_ to match only here or from the library. */
 static inline f_frame f_frame_here_inline_(void)
 {
-    return f_deque_->bottom_;
+    struct f_deque_ *d = f_deque_;
+    if (d->floor_ < d->base_)
+        d->floor_ = d->base_;
+    return d->bottom_;
 }
 #define f_frame_here() f_frame_here_inline_()
 
@@ -449,7 +457,9 @@ static inline f_frame f_frame_here_inline_(void)
  * child that its sync calls costs no more than the call a pruned fork
  * would make, and leaves that call in tail position (f_fork(3)); the
  * library prunes them only in a full deque.  A sync pops the slot under
- * the frame, if that is the bottom and above the calling filament's base_:
+ * the frame, if that is the bottom and not below floor_, which is not
+ * below the calling filament's base_ wherever a frame comes from (the
+ * library, f_frame_here), so that one compare stands for both:
  * a slot that holds the named function (only a typed fork of it writes
  * one: a kept result holds none) is called directly, as a plain call with
  * nothing after it (the caller's base_; its leftovers for the caller's
@@ -479,12 +489,12 @@ static inline f_frame f_frame_here_inline_(void)
     static inline T f_sync_##name##_inline_(f_frame *fr, f_##name##_func fn)                   \
     {                                                                                          \
         struct f_deque_ *d = f_deque_;                                                         \
-        struct f_task_ *base = d->base_, *t;                                                   \
+        struct f_task_ *t;                                                                     \
         T r;                                                                                   \
         if (fr == (f_frame *)0)  /* as its fork: nothing to sync */                            \
             return (T)0;                                                                       \
         t = *fr;                                                                               \
-        if (F_LIKELY_(t == d->bottom_ && t > base && --t >= d->floor_)) {                      \
+        if (F_LIKELY_(t == d->bottom_ && --t >= d->floor_)) {                                  \
             if (F_LIKELY_(t->fn_ == (void (*)(void))fn && fn != (f_##name##_func)0)) {         \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \

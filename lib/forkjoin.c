@@ -115,6 +115,22 @@ static void set_bound(const struct fi_deque *d, volatile AO_t *bound, struct f_t
     }
 }
 
+/*
+ * The lowest slot an inline pop may take: none below split (public), and
+ * none below base (the running filament's first child), so that a typed
+ * sync's fast path makes one compare for both (filaments.h).  Pruned typed
+ * results lie above every slot (they are made only in a full deque):
+ * while there are any, every pop goes through f_sync_typed_ or
+ * join_untyped, which see them; and while the thread holds a lock
+ * (--enable-debug), every pop goes to the library, which refuses f_join.
+ */
+static void set_floor(struct fi_deque *d)
+{
+    struct f_deque_ *o = &d->own;
+    struct f_task_ *floor = o->slot_ + (d->npruned > 0 || fi_locks_held() ? d->cap : d->split);
+    o->floor_ = floor > o->base_ ? floor : o->base_;
+}
+
 /* Recompute the fast paths' bounds after bottom, split, the pruned results,
  * the peak or the pruning threshold changed outside them. */
 void fi_forkjoin_bounds(struct fi_deque *d)
@@ -136,11 +152,7 @@ void fi_forkjoin_bounds(struct fi_deque *d)
     set_bound(d, fi_deque_limit(d), d->own.slot_ + limit);
     set_bound(d, fi_deque_peak(d), d->own.slot_ + d->peak);
 
-    /* Pruned typed results lie above every slot (they are made only in a
-     * full deque): while there are any, every pop goes through f_sync_typed_ or
-     * join_untyped, which see them; and while the thread holds a lock
-     * (--enable-debug), every pop goes to the library, which refuses f_join. */
-    d->own.floor_ = d->own.slot_ + (d->npruned > 0 || fi_locks_held() ? d->cap : d->split);
+    set_floor(d);
 }
 
 void fi_forkjoin_begin_run(struct fi_server *me)
@@ -183,6 +195,7 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
         return;    /* a pruned typed fork: its result is there */
     struct f_task_ *saved = o->base_;
     o->base_ = o->bottom_;
+    set_floor(&me->deque);
     switch (kind) {
     case F_KIND_LONG_: r.l = ((f_long_func)t->fn_)(o->base_, t->i_, t->j_, t->arg_); break;
     case F_KIND_DOUBLE_: r.d = ((f_double_func)t->fn_)(o->base_, t->i_, t->j_, t->arg_); break;
@@ -192,6 +205,7 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
     if (o->bottom_ != o->base_)
         join_untyped(me, fi_base(&me->deque));
     o->base_ = saved;
+    set_floor(&me->deque);
     if (kind != F_KIND_VOID_)
         t->result_ = r;
 }

@@ -496,12 +496,23 @@ static long tree_long(f_frame fr, long depth, long typed, void *unused)
     return r;
 }
 
+/* The owner's invariants, and one more where the caller holds a frame:
+ * no sync of it pops below its base (filaments.h, f_frame_here). */
+static void frame_invariants(void)
+{
+    struct fi_deque *d = my_deque();
+    owner_invariants();
+    FJ_REQUIRE(d->own.floor_ >= d->own.base_);
+}
+
 /* A binary tree: invariants at entry, after the forks and after the join;
- * after the join the calling filament has no untyped child left. */
+ * after the join the calling filament has no untyped child left.  Its
+ * children are typed (typed 1), untyped (0), or one of each (2: the typed
+ * fork first, so that its sync runs the untyped child above it). */
 static void tree(long depth, long typed, void *out)
 {
     f_frame fr = f_frame_here();
-    owner_invariants();
+    frame_invariants();
     if (depth == 0) {
         atomic_fetch_add(&tree_leaves, 1);
         *(long *)out = 1;
@@ -510,20 +521,27 @@ static void tree(long depth, long typed, void *out)
     struct fi_deque *d = my_deque();
     size_t base = fi_base(d);
     long a = 0, b = 0;
-    if (typed) {
+    if (typed == 1) {
         FJ_REQUIRE(f_fork_long(&fr, tree_long, depth - 1, typed, NULL) == F_OK);
         FJ_REQUIRE(f_fork_long(&fr, tree_long, depth - 1, typed, NULL) == F_OK);
-        owner_invariants();
+        frame_invariants();
         b = f_sync_long(&fr, tree_long);
         a = f_sync_long(&fr, tree_long);
+    } else if (typed == 2) {
+        FJ_REQUIRE(f_fork_long(&fr, tree_long, depth - 1, typed, NULL) == F_OK);
+        FJ_REQUIRE(f_fork(tree, depth - 1, typed, &b) == F_OK);
+        frame_invariants();
+        a = f_sync_long(&fr, tree_long);
+        FJ_REQUIRE(f_join() == F_OK);
+        FJ_REQUIRE(fi_bottom(d) == base);
     } else {
         FJ_REQUIRE(f_fork(tree, depth - 1, typed, &a) == F_OK);
         FJ_REQUIRE(f_fork(tree, depth - 1, typed, &b) == F_OK);
-        owner_invariants();
+        frame_invariants();
         FJ_REQUIRE(f_join() == F_OK);
         FJ_REQUIRE(fi_bottom(d) == base);
     }
-    owner_invariants();
+    frame_invariants();
     *(long *)out = a + b;
 }
 
@@ -532,14 +550,16 @@ START_TEST(test_deque_tree_invariants)
     FJ_START(_i);
     static const long modes[] = { 0, F_PRUNE_AUTO, 1, 0 };
     f_set_prune(modes[fj_variant(_i) % 4]);
-    long r = -1, t = -1;
+    long r = -1, t = -1, m = -1;
     atomic_store(&tree_leaves, 0);
     ck_assert_int_eq(f_fork(tree, 10, 0, &r), F_OK);
     ck_assert_int_eq(f_fork(tree, 10, 1, &t), F_OK);
+    ck_assert_int_eq(f_fork(tree, 10, 2, &m), F_OK);
     ck_assert_int_eq(fj_parallel(), F_OK);
     ck_assert_int_eq(r, 1024);
     ck_assert_int_eq(t, 1024);
-    ck_assert_int_eq(atomic_load(&tree_leaves), 2048);
+    ck_assert_int_eq(m, 1024);
+    ck_assert_int_eq(atomic_load(&tree_leaves), 3072);
     deques_clean();
 }
 END_TEST

@@ -1550,6 +1550,52 @@ START_TEST(test_forkjoin_sync_nothing_in_child)
 }
 END_TEST
 
+/* The same for a child that a pruned fork calls inline, with untyped
+ * children of its own forked before it takes its frame (f_frame_here
+ * keeps its syncs above its first child, not above the bottom): the
+ * child's syncs return 0 or its own results, and the parent's syncs,
+ * after the child, get theirs. */
+static void spurious_sync_after_forks(long unused, long unused2, void *out)
+{
+    long r = -1;
+    FJ_REQUIRE(f_fork(fib, 10, 0, &r) == F_OK);
+    f_frame fr = f_frame_here();
+    long *o = out;
+    o[0] = f_sync_long(&fr, ret);
+    FJ_REQUIRE(f_fork_long(&fr, ret, 7, 0, NULL) == F_OK);
+    o[1] = f_sync_long(&fr, ret);
+    o[2] = f_sync_long(&fr, ret);
+    FJ_REQUIRE(f_join() == F_OK);
+    o[3] = r;
+}
+
+static void sync_nothing_pruned_parent(long unused, long unused2, void *out)
+{
+    f_frame fr = f_frame_here();
+    long *o = out;
+    FJ_REQUIRE(f_fork_long(&fr, ret, 42, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long(&fr, ret, 43, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork(spurious_sync_after_forks, 0, 0, o) == F_OK);  /* pruned: a call */
+    FJ_REQUIRE(f_join() == F_OK);
+    o[4] = f_sync_long(&fr, ret);
+    o[5] = f_sync_long(&fr, ret);
+}
+
+START_TEST(test_forkjoin_sync_nothing_in_pruned_child)
+{
+    FJ_START(_i);
+    f_set_prune(1);    /* two typed children queued: the untyped fork is pruned */
+    long out[6] = { -1, -1, -1, -1, -1, -1 };
+    ck_assert_int_eq(f_fork(sync_nothing_pruned_parent, 0, 0, out), F_OK);
+    ck_assert_int_eq(fj_parallel_within(FJ_SHORT_S), F_OK);
+    ck_assert_msg(out[0] == 0 && out[1] == 7 && out[2] == 0 && out[3] == 55 && out[4] == 43 &&
+                      out[5] == 42,
+                  "pruned child's syncs %ld %ld %ld (0 7 0), its join's child %ld (55); the "
+                  "parent's syncs %ld %ld (43 42)",
+                  out[0], out[1], out[2], out[3], out[4], out[5]);
+}
+END_TEST
+
 /* A fork that fails for want of memory runs nothing, and a typed one
  * leaves nothing to sync. */
 static void enomem_in_filament(long unused, long unused2, void *unused3)
@@ -1638,6 +1684,7 @@ Suite *make_suite(void)
     FJ_ADD(errors, test_forkjoin_errors_other_thread, 0, 4);
     FJ_ADD(errors, test_forkjoin_sync_nothing, 0, 4);
     FJ_ADD(errors, test_forkjoin_sync_nothing_in_child, 0, 4);
+    FJ_ADD(errors, test_forkjoin_sync_nothing_in_pruned_child, 0, 4);
     FJ_ADD(errors, test_forkjoin_enomem_runs_nothing, 0, 4);
     return s;
 }
