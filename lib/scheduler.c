@@ -44,15 +44,35 @@ void fi_sched_begin_run(void)
     fi_lib.run_posted_ns = fi_clock_ns();
 }
 
+int f_set_poll(f_poll_func poll, void *arg)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    fi_lib.poll = poll;
+    fi_lib.poll_arg = arg;
+    return F_OK;
+}
+
 /* Run the server's own RTC and fork/join work until none is left; each
- * kind may create the other. */
+ * kind may create the other.  Then, while outside events are awaited
+ * (f_set_poll), poll for them and run what they create: the server does
+ * not arrive at the barrier, or go idle while settling, with an event
+ * outstanding, so no episode ends before the filaments it brings have run.
+ * Barrier code never overlaps a drain, so it may call what the poll calls
+ * (f_set_poll(3)). */
 static void drain(struct fi_server *me)
 {
-    if (!fi_has_queued_work(me))
-        return;
-    do
-        fi_rtc_drain(me);
-    while (fi_forkjoin_drain(me));
+    for (;;) {
+        if (fi_has_queued_work(me)) {
+            do
+                fi_rtc_drain(me);
+            while (fi_forkjoin_drain(me));
+        }
+        /* Awaited none: what the last poll created may still be queued. */
+        if (fi_lib.poll == NULL ||
+            (fi_lib.poll(fi_lib.poll_arg) == 0 && !fi_has_queued_work(me)))
+            return;
+    }
 }
 
 /* Is there work that this idle server could take?  Asks for some, too. */

@@ -186,6 +186,7 @@ void f_finalize(void)
     fi_free(fi_lib.ranges);
     fi_lib.ranges = NULL;
     fi_lib.nranges = fi_lib.ranges_cap = 0;
+    fi_lib.poll = NULL;
     destroy_servers(fi_lib.nservers);
     fi_waitset_destroy(&fi_lib.main_wait);
     fi_waitset_destroy(&fi_lib.servers_wait);
