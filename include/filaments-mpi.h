@@ -38,8 +38,8 @@ F_API int f_mpi_finalize(void);
  * Once *req completes, run fn(i, j, arg) as an RTC filament on `server`
  * (F_ANY: on the server that sees it complete); fn NULL: nothing runs, but
  * no run ends before the request completes.  The library takes the
- * request: *req becomes MPI_REQUEST_NULL.  F_EINVAL: req NULL or
- * MPI_REQUEST_NULL, a request already waited for, a bad server;
+ * request: *req becomes MPI_REQUEST_NULL, so a second use of the handle
+ * is F_EINVAL, as req NULL and a bad server are;
  * F_ESTATE: before f_mpi_initialize, or after f_mpi_finalize or
  * f_finalize; F_ENOMEM.  From the main thread, a filament or barrier code:
  * it calls no MPI function itself.

@@ -54,23 +54,32 @@ int f_set_poll(f_poll_func poll, void *arg)
 }
 
 /* Run the server's own RTC and fork/join work until none is left; each
- * kind may create the other.  Then, while outside events are awaited
- * (f_set_poll), poll for them and run what they create: the server does
- * not arrive at the barrier, or go idle while settling, with an event
- * outstanding, so no episode ends before the filaments it brings have run.
- * Barrier code never overlaps a drain, so it may call what the poll calls
- * (f_set_poll(3)). */
+ * kind may create the other.  1 if it ran any. */
+static int drain_own(struct fi_server *me)
+{
+    if (!fi_has_queued_work(me))
+        return 0;
+    unsigned long before = me->stats.filaments_run;
+    int forkjoin = 0;
+    do
+        fi_rtc_drain(me);
+    while (fi_forkjoin_drain(me) && (forkjoin = 1));
+    return forkjoin || me->stats.filaments_run != before;
+}
+
+/* Run the server's own work.  Then, while outside events are awaited
+ * (f_set_poll), poll for them and run what they bring: the server does not
+ * arrive at the barrier, or go idle while settling, before a poll has said
+ * that none is awaited and nothing ran after it (what ran may have made an
+ * event awaited, or the poll created it), so no episode ends before the
+ * filaments the events bring have run.  Barrier code never overlaps a
+ * drain, so it may call what the poll calls (f_set_poll(3)). */
 static void drain(struct fi_server *me)
 {
-    for (;;) {
-        if (fi_has_queued_work(me)) {
-            do
-                fi_rtc_drain(me);
-            while (fi_forkjoin_drain(me));
-        }
-        /* Awaited none: what the last poll created may still be queued. */
-        if (fi_lib.poll == NULL ||
-            (fi_lib.poll(fi_lib.poll_arg) == 0 && !fi_has_queued_work(me)))
+    drain_own(me);
+    while (fi_lib.poll != NULL) {
+        int awaited = fi_lib.poll(fi_lib.poll_arg);
+        if (!drain_own(me) && awaited == 0)
             return;
     }
 }

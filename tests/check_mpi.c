@@ -163,19 +163,16 @@ START_TEST(passes)
 }
 END_TEST
 
-/* A request waited for twice, and bad arguments: F_EINVAL, nothing kept. */
+/* A request used twice, and bad arguments: F_EINVAL, nothing taken. */
 START_TEST(twice)
 {
     int n = start(_i);
     struct got g = { .value = -1 };
     long out = 5;
-    MPI_Request r, copy, s;
+    MPI_Request r, s;
     MPI_Irecv(&g.value, 1, MPI_LONG, rank, TAG_SELF, MPI_COMM_WORLD, &r);
-    copy = r;
     ck_assert_int_eq(f_mpi_rtc_thread(&r, F_ANY, got_fn, 0, 0, &g), F_OK);
     ck_assert_int_eq(f_mpi_rtc_thread(&r, F_ANY, got_fn, 0, 0, &g), F_EINVAL);
-    ck_assert_int_eq(f_mpi_rtc_thread(&copy, F_ANY, got_fn, 0, 0, &g), F_EINVAL);
-    ck_assert(copy != MPI_REQUEST_NULL);
     ck_assert_int_eq(f_mpi_rtc_thread(NULL, F_ANY, got_fn, 0, 0, &g), F_EINVAL);
     MPI_Isend(&out, 1, MPI_LONG, rank, TAG_SELF, MPI_COMM_WORLD, &s);
     ck_assert_int_eq(f_mpi_rtc_thread(&s, n, NULL, 0, 0, NULL), F_EINVAL);

@@ -5,6 +5,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int my_rank, nranks = 1;
 
@@ -48,6 +49,10 @@ void app_mpi_usage_error(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    app_report("%s", msg);
+    /* mpirun ends the others once one rank exits with an error: none
+     * exits before rank 0 has written the line. */
+    MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
-    app_usage_error("%s", msg);
+    exit(2);
 }

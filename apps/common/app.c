@@ -45,7 +45,7 @@ static int quiet_rank(void)
     return r != NULL && strcmp(r, "0") != 0;
 }
 
-static APP_NORETURN void vdie(int status, const char *fmt, va_list ap)
+static void vreport(const char *fmt, va_list ap)
 {
     fflush(stdout);
     if (!quiet_rank()) {
@@ -53,21 +53,23 @@ static APP_NORETURN void vdie(int status, const char *fmt, va_list ap)
         vfprintf(stderr, fmt, ap);
         fputc('\n', stderr);
     }
-    exit(status);
+}
+
+void app_report(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(fmt, ap);
+    va_end(ap);
 }
 
 static APP_NORETURN APP_PRINTF(2, 3) void die(int status, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vdie(status, fmt, ap);
-}
-
-void app_usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vdie(EXIT_USAGE, fmt, ap);
+    vreport(fmt, ap);
+    va_end(ap);
+    exit(status);
 }
 
 void app_fail(const char *fmt, ...)

@@ -127,9 +127,9 @@ int app_main(const struct app *app, int argc, char **argv);
  * stderr, exit status 1. */
 APP_NORETURN APP_PRINTF(1, 2) void app_fail(const char *fmt, ...);
 
-/* A bad option found after the parse (an MPI program's rank count): one
- * line on stderr, from rank 0 only under mpirun, and exit status 2. */
-APP_NORETURN APP_PRINTF(1, 2) void app_usage_error(const char *fmt, ...);
+/* One line "<app>: <message>" on stderr, from rank 0 only under mpirun:
+ * for a bad option found after the parse (app-mpi.c), before exit status 2. */
+APP_PRINTF(1, 2) void app_report(const char *fmt, ...);
 
 /* For the Filaments programs: fail with f_strerror(rc) if rc < 0. */
 void app_check_f(int rc, const char *what);

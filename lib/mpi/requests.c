@@ -79,9 +79,20 @@ static int poll_requests(void *unused)
     }
     int ndone = 0;
     if (fm.n > 0 && MPI_Testsome(fm.n, fm.reqs, &ndone, fm.done, MPI_STATUSES_IGNORE) ==
-                        MPI_SUCCESS &&
-        ndone != MPI_UNDEFINED && ndone > 0)
-        run_completed(fm.done, ndone);
+                        MPI_SUCCESS) {
+        if (ndone == MPI_UNDEFINED) {
+            /* No active request left: all are complete.  Open MPI returns
+             * the sends that completed at once as one shared request
+             * (ompi_request_empty), which Testsome counts as inactive. */
+            ndone = fm.n;
+            for (int k = 0; k < fm.n; ++k) {
+                fm.done[k] = k;
+                fm.reqs[k] = MPI_REQUEST_NULL;
+            }
+        }
+        if (ndone > 0)
+            run_completed(fm.done, ndone);
+    }
     /* Release: the filaments created above, before they stop being counted. */
     AO_store_release(&fm.awaited, (AO_t)fm.n);
     int left = fm.n;
@@ -139,11 +150,12 @@ int f_mpi_rtc_thread(MPI_Request *req, int server, f_func fn, long i, long j, vo
     if (req == NULL || *req == MPI_REQUEST_NULL ||
         (server != F_ANY && (server < 0 || server >= nservers)))
         return F_EINVAL;
+    /* A request used twice is caught by the MPI_REQUEST_NULL left in the
+     * caller's handle: a copy of a handle cannot be told from another
+     * request, since Open MPI gives every send that completed at once the
+     * same handle (ompi_request_empty). */
     pthread_mutex_lock(&fm.lock);
     int rc = fm.attached ? F_OK : F_ESTATE;
-    for (int k = 0; rc == F_OK && k < fm.n; ++k)
-        if (fm.reqs[k] == *req)
-            rc = F_EINVAL; /* waited for already */
     if (rc == F_OK)
         rc = grow();
     if (rc == F_OK) {
