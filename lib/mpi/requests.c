@@ -68,13 +68,28 @@ static void run_completed(const int *done, int ndone)
     fm.n = kept;
 }
 
+/* Polls in a row that brought this server nothing, and how many of them
+ * it makes before it cedes its core on each: the ranks of a machine may
+ * share its cores (more ranks and servers than cores), and a poller that
+ * spins takes the core from a rank that computes; but a yield on a loaded
+ * machine can cost a time slice, so a short wait spins, as Open MPI's own
+ * waits do unless the cores are oversubscribed. */
+static __thread unsigned empty_polls;
+#define SPIN_POLLS 256
+
+static void nothing_came(void)
+{
+    if (++empty_polls > SPIN_POLLS)
+        sched_yield();
+}
+
 /* The core library's poll hook (f_set_poll(3)): called by a server with no
  * work of its own; returns the requests still awaited. */
 static int poll_requests(void *unused)
 {
     (void)unused;
     if (pthread_mutex_trylock(&fm.lock) != 0) {
-        sched_yield(); /* another server polls: let it, or a filament, have the core */
+        nothing_came(); /* another server polls */
         return (int)AO_load_acquire(&fm.awaited);
     }
     int ndone = 0;
@@ -97,8 +112,10 @@ static int poll_requests(void *unused)
     AO_store_release(&fm.awaited, (AO_t)fm.n);
     int left = fm.n;
     pthread_mutex_unlock(&fm.lock);
-    if (ndone <= 0 && left > 0)
-        sched_yield(); /* nothing came: the rank's other processes may want the core */
+    if (ndone > 0 || left == 0)
+        empty_polls = 0;
+    else
+        nothing_came();
     return left;
 }
 
