@@ -248,6 +248,18 @@ typedef int (*f_create_func)(int server, int nservers, void *arg);
 
 F_API int f_create_per_server(f_create_func create, void *arg);
 
+/*
+ * Events from outside the library, such as MPI requests (libfilaments-mpi):
+ * during a run, a server that has run its own work calls poll(arg), which
+ * may create RTC filaments for the events that have come, and returns how
+ * many are still awaited; while that is not 0, the server polls again
+ * instead of ending the episode.  Main thread, between runs; until
+ * f_finalize.  See f_set_poll(3).
+ */
+typedef int (*f_poll_func)(void *arg);
+
+F_API int f_set_poll(f_poll_func poll, void *arg);
+
 /* ------------------------------------------------- fork/join [§2.3, §4.5] */
 
 F_API int f_fork(f_func fn, long i, long j, void *arg);

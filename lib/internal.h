@@ -139,6 +139,9 @@ struct fi_lib {
     int nphases, phases_cap;
     struct fi_range_version { f_func point; f_range_func range; } *ranges;  /* row.c */
     int nranges, ranges_cap;
+    /* Outside events (f_set_poll): set between runs, read by the servers. */
+    f_poll_func poll;
+    void *poll_arg;
 
     /* Set once an F_ANY RTC filament exists in this run: until then idle
      * servers need not look at each other's F_ANY queues. */

@@ -35,17 +35,18 @@ strip() {
     stripped=
     for field in $1; do
         case $field in
-        impl=* | servers=* | seconds=* | forks=* | pruned=* | steals=* | peak=*) ;;
+        impl=* | servers=* | ranks=* | seconds=* | forks=* | pruned=* | steals=* | peak=*) ;;
         *) stripped="$stripped $field" ;;
         esac
     done
 }
 
 # The parallel impls PROG lists in --help: not seq*, nor those whose help
-# says "sequential" (jacobi's calls); the peers only where built.
+# says "sequential" (jacobi's calls); the peers only where built; not the
+# MPI programs (mpi*), which mpirun starts (tests/mpiapps.sh).
 listed_impls() {
     "$(path "$1")" --help | sed -n '/^      [a-z][-a-z]*  *sequential/d
-        s/^      \([a-z][-a-z]*\) .*/\1/p' | grep -v '^seq'
+        s/^      \([a-z][-a-z]*\) .*/\1/p' | grep -v -e '^seq' -e '^mpi'
 }
 
 # The peers' impls PROG lists in --help (OpenMP, oneTBB), if any.

@@ -7,6 +7,8 @@
  * (which the library packs) run as created.
  */
 #include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -607,6 +609,75 @@ START_TEST(test_rtc_stats)
 }
 END_TEST
 
+/* Events from outside (f_set_poll(3)): no episode ends while the poll says
+ * some are awaited, the filaments it creates for them run in it, and it is
+ * never called while barrier code runs, nor after f_finalize. */
+struct events {
+    pthread_mutex_t lock;
+    long left;        /* events still to come */
+    atomic_long ran;  /* their filaments that ran */
+    atomic_long polls;
+    atomic_int in_seq;
+    int passes;
+};
+
+static int poll_events(void *arg)
+{
+    struct events *e = arg;
+    atomic_fetch_add(&e->polls, 1);
+    T_EXPECT(atomic_load(&e->in_seq) == 0);
+    pthread_mutex_lock(&e->lock);
+    if (e->left > 0) {
+        T_EXPECT(f_rtc_thread((int)(e->left % f_num_servers()), t_count_fn, 0, 0, &e->ran) == F_OK);
+        e->left--;
+    }
+    long left = e->left;
+    pthread_mutex_unlock(&e->lock);
+    return (int)left;
+}
+
+static int events_pass(void *arg)
+{
+    struct events *e = arg;
+    atomic_store(&e->in_seq, 1);
+    T_EXPECT(e->left == 0);
+    int done = ++e->passes == 3;
+    if (!done)
+        e->left = 10;  /* the next pass's */
+    atomic_store(&e->in_seq, 0);
+    return done ? F_DONE : F_NOTDONE;
+}
+
+static void set_poll_fn(long i, long j, void *arg)
+{
+    T_EXPECT(f_set_poll(poll_events, arg) == F_ESTATE);
+}
+
+START_TEST(test_rtc_poll)
+{
+    ck_assert_int_eq(f_set_poll(poll_events, NULL), F_ESTATE);
+    int n = t_start_loop(_i);
+    struct events e = { .lock = PTHREAD_MUTEX_INITIALIZER, .left = 100 };
+    ck_assert_int_eq(f_set_poll(poll_events, &e), F_OK);
+    ck_assert_int_eq(f_rtc_thread(n - 1, set_poll_fn, 0, 0, &e), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldl(&e.ran), 100);
+    ck_assert_int_ge(f_new_barrier(events_pass, &e), 0);
+    for (int s = 0; s < n; ++s)
+        ck_assert_int_eq(f_iterative_thread(s, t_count_fn, 0, 0, &e.ran), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(e.passes, 3);
+    ck_assert_int_eq(t_ldl(&e.ran), 100 + 3L * n + 2 * 10);
+    f_finalize();
+    long polls = t_ldl(&e.polls);
+    t_start(n);
+    ck_assert_int_eq(f_rtc_thread(0, t_count_fn, 0, 0, &e.ran), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldl(&e.polls), polls);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("rtc");
@@ -619,6 +690,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_rtc_stats, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_rtc_rows_order, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_rtc_rows_range_version, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_rtc_poll, 0, T_NCOUNTS);
     TCase *limits = t_tcase(s, "limits");
     tcase_add_loop_test(limits, test_rtc_many_on_one_server, 0, T_NCOUNTS);
     tcase_add_loop_test(limits, test_rtc_deep_chain, 0, T_NCOUNTS);

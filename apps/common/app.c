@@ -34,15 +34,41 @@ static const char *app_name = "app";
 
 /* -------------------------------------------------------------- errors */
 
+/* Under mpirun every rank parses the options before MPI starts: only rank
+ * 0 (Open MPI's OMPI_COMM_WORLD_RANK, MPICH's PMI_RANK) reports a bad one,
+ * so that the output has one line. */
+static int quiet_rank(void)
+{
+    const char *r = getenv("OMPI_COMM_WORLD_RANK");
+    if (r == NULL)
+        r = getenv("PMI_RANK");
+    return r != NULL && strcmp(r, "0") != 0;
+}
+
+static void vreport(const char *fmt, va_list ap)
+{
+    fflush(stdout);
+    if (!quiet_rank()) {
+        fprintf(stderr, "%s: ", app_name);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+    }
+}
+
+void app_report(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(fmt, ap);
+    va_end(ap);
+}
+
 static APP_NORETURN APP_PRINTF(2, 3) void die(int status, const char *fmt, ...)
 {
     va_list ap;
-    fflush(stdout);
-    fprintf(stderr, "%s: ", app_name);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vreport(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     exit(status);
 }
 
@@ -278,7 +304,7 @@ static struct app_args parse(const struct app *app, int argc, char **argv)
     if (optind < argc)
         die(EXIT_USAGE, "unexpected argument '%s' (try --help)", argv[optind]);
 
-    if (!args.impl->parallel) {
+    if (!(args.impl->parallel & APP_PARALLEL)) {
         if (servers != NULL && parse_long("servers", servers, 1, APP_MAX_SERVERS) != 1)
             die(EXIT_USAGE, "--servers: impl '%s' is sequential: expected 1, got '%s'",
                 args.impl->name, servers);
@@ -317,12 +343,28 @@ int app_main(const struct app *app, int argc, char **argv)
     app_name = app->name;
     struct app_args args = parse(app, argc, argv);
 
+    const struct app_mpi *mpi = args.impl->parallel & APP_MPI ? app->mpi : NULL;
+    int rank = 0, ranks = 1;
+    if (mpi != NULL)
+        mpi->begin(&argc, &argv, &rank, &ranks);
     void *problem = app->create(&args);
     if (problem == NULL)
         app_fail("out of memory");
+    if (mpi != NULL)
+        mpi->sync();
     double t0 = app_now();
     args.impl->run(problem, args.servers);
+    if (mpi != NULL)
+        mpi->sync();
     double seconds = app_now() - t0;
+    if (mpi != NULL) {
+        mpi->collect(problem);
+        if (rank != 0) {
+            app->destroy(problem);
+            mpi->end();
+            return 0;
+        }
+    }
 
     int ok = app->check(problem);
     if (args.verify) {
@@ -341,6 +383,8 @@ int app_main(const struct app *app, int argc, char **argv)
     const void *result = app->result(problem, &n);
     printf("app=%s impl=%s servers=%d size=%ld", app->name, args.impl->name, args.servers,
            args.size);
+    if (mpi != NULL)
+        printf(" ranks=%d", ranks);
     if (app->fields != NULL)
         app->fields(problem, stdout);
     printf(" seconds=%.6f check=%s digest=%016llx\n", seconds, ok ? "ok" : "FAIL",
@@ -348,6 +392,8 @@ int app_main(const struct app *app, int argc, char **argv)
     app->destroy(problem);
     if (fflush(stdout) != 0 || ferror(stdout))
         app_fail("stdout: %s", strerror(errno));
+    if (mpi != NULL)
+        mpi->end();
     return ok ? 0 : EXIT_FAIL;
 }
 

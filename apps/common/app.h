@@ -56,8 +56,25 @@
 struct app_impl {
     const char *name;
     void (*run)(void *problem, int servers);
-    int parallel;      /* 0: sequential; --servers must be 1 */
+    int parallel;      /* 0: sequential; --servers must be 1.  APP_PARALLEL, APP_MPI */
     const char *help;  /* one line for --help */
+};
+
+/* Bits of struct app_impl's `parallel`: several threads or servers; one
+ * process per MPI rank, which mpirun starts (struct app_mpi). */
+enum { APP_PARALLEL = 1, APP_MPI = 2 };
+
+/*
+ * The MPI programs' driver (app-mpi.c, built where configure found MPI):
+ * an impl with APP_MPI runs on every rank, between begin() and end();
+ * the run is timed between two sync()s, collect() then brings the result
+ * to rank 0, which alone checks it and prints the line, with ranks=R.
+ */
+struct app_mpi {
+    void (*begin)(int *argc, char ***argv, int *rank, int *ranks);
+    void (*sync)(void);
+    void (*collect)(void *problem);
+    void (*end)(void);
 };
 
 /* An option of one app, beyond the common ones; `value` holds the default. */
@@ -98,6 +115,8 @@ struct app {
     /* Optional: print app fields such as " iters=100" (leading space). */
     void (*fields)(void *problem, FILE *out);
     void (*destroy)(void *problem);
+    /* Optional: the MPI driver, for the impls with APP_MPI. */
+    const struct app_mpi *mpi;
 };
 
 /* Parse argv, set up, run the impl timed, check, print the line; returns
@@ -107,6 +126,10 @@ int app_main(const struct app *app, int argc, char **argv);
 /* Report an error that stops the program: one line "<app>: <message>" on
  * stderr, exit status 1. */
 APP_NORETURN APP_PRINTF(1, 2) void app_fail(const char *fmt, ...);
+
+/* One line "<app>: <message>" on stderr, from rank 0 only under mpirun:
+ * for a bad option found after the parse (app-mpi.c), before exit status 2. */
+APP_PRINTF(1, 2) void app_report(const char *fmt, ...);
 
 /* For the Filaments programs: fail with f_strerror(rc) if rc < 0. */
 void app_check_f(int rc, const char *what);

@@ -101,6 +101,14 @@ static const struct app_impl impls[] = {
     { "fil-norange", jacobi_fil_norange, 1, "Filaments, no range version: a call per point" },
     { "fil-main", jacobi_fil_main, 1, "Filaments, the main thread creating every filament" },
     { "calls", jacobi_calls, 0, "sequential, one call per point through a function pointer" },
+#ifdef HAVE_MPI
+    { "mpi-fil", jacobi_mpi_fil, APP_PARALLEL | APP_MPI,
+      "MPI ranks (mpirun -np R), Filaments in each: halos hidden behind rows" },
+    { "mpi-fil-nooverlap", jacobi_mpi_fil_nooverlap, APP_PARALLEL | APP_MPI,
+      "MPI ranks, Filaments in each: barrier code waits for the halos" },
+    { "mpi", jacobi_mpi, APP_MPI, "MPI ranks, one thread each: inner rows while halos travel" },
+    { "mpi-nooverlap", jacobi_mpi_nooverlap, APP_MPI, "MPI ranks, one thread each: post, wait, compute" },
+#endif
 #ifdef HAVE_OMP
     { "omp", jacobi_omp, 1, "OpenMP (libgomp): a task per point, taskwait per iteration" },
     { "omp-for", jacobi_omp_for, 1, "OpenMP (libgomp): omp for over the rows, static" },
@@ -133,6 +141,9 @@ static const struct app jacobi = {
     .result = result,
     .fields = fields,
     .destroy = destroy,
+#ifdef HAVE_MPI
+    .mpi = &jacobi_mpi_driver,
+#endif
 };
 
 int main(int argc, char **argv)

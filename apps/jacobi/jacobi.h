@@ -45,6 +45,21 @@ static inline double jacobi_point(const double *old, double *new, long w, long i
     return fabs(v - old[i * w + j]);
 }
 
+/* Update rows [first, end) of `new`; return their largest change. */
+static inline double jacobi_rows(const double *old, double *new, long w, long n, long first,
+                                 long end)
+{
+    double maxdiff = 0.0;
+    for (long i = first; i < end; ++i) {
+        for (long j = 1; j <= n; ++j) {
+            double d = jacobi_point(old, new, w, i, j);
+            if (d > maxdiff)
+                maxdiff = d;
+        }
+    }
+    return maxdiff;
+}
+
 /*
  * The end of an iteration, for every program (run by one thread): record
  * maxdiff, count the iteration, and return 1 if the run is over; otherwise
@@ -62,6 +77,13 @@ void jacobi_fil_main(void *problem, int servers);
 void jacobi_omp(void *problem, int servers);     /* jacobi-omp.c: libgomp, or libomp in -llvm */
 void jacobi_omp_for(void *problem, int servers);
 void jacobi_tbb(void *problem, int servers);     /* jacobi-tbb.cc */
+/* jacobi-mpi.c, where configure found MPI: mpirun starts one process per rank. */
+void jacobi_mpi_fil(void *problem, int servers);
+void jacobi_mpi_fil_nooverlap(void *problem, int servers);
+void jacobi_mpi(void *problem, int servers);
+void jacobi_mpi_nooverlap(void *problem, int servers);
+struct app_mpi;
+extern const struct app_mpi jacobi_mpi_driver;
 
 #ifdef __cplusplus
 }

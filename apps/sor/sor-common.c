@@ -104,6 +104,14 @@ static const struct app_impl impls[] = {
     { "seq", sor_seq, 0, "sequential: no parallel constructs" },
     { "cg", sor_cg, 1, "coarse grain: one pthread per server, strips, two spin barriers" },
     { "fil", sor_fil, 1, "Filaments: two phases, a filament per point, a continuation" },
+#ifdef HAVE_MPI
+    { "mpi-fil", sor_mpi_fil, APP_PARALLEL | APP_MPI,
+      "MPI ranks (mpirun -np R), Filaments in each: halos hidden behind rows" },
+    { "mpi-fil-nooverlap", sor_mpi_fil_nooverlap, APP_PARALLEL | APP_MPI,
+      "MPI ranks, Filaments in each: barrier code waits for the halos" },
+    { "mpi", sor_mpi, APP_MPI, "MPI ranks, one thread each: inner rows while halos travel" },
+    { "mpi-nooverlap", sor_mpi_nooverlap, APP_MPI, "MPI ranks, one thread each: post, wait, compute" },
+#endif
     { NULL, NULL, 0, NULL },
 };
 
@@ -126,6 +134,9 @@ static const struct app sor = {
     .result = result,
     .fields = fields,
     .destroy = destroy,
+#ifdef HAVE_MPI
+    .mpi = &sor_mpi_driver,
+#endif
 };
 
 int main(int argc, char **argv)

@@ -72,5 +72,12 @@ int sor_end_iteration(struct sor *s, double maxdiff);
 void sor_seq(void *problem, int servers);
 void sor_cg(void *problem, int servers);
 void sor_fil(void *problem, int servers);
+/* sor-mpi.c, where configure found MPI: mpirun starts one process per rank. */
+void sor_mpi_fil(void *problem, int servers);
+void sor_mpi_fil_nooverlap(void *problem, int servers);
+void sor_mpi(void *problem, int servers);
+void sor_mpi_nooverlap(void *problem, int servers);
+struct app_mpi;
+extern const struct app_mpi sor_mpi_driver;
 
 #endif /* SOR_H */
