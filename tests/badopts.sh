@@ -79,7 +79,10 @@ for v in -1 0 abc "" "$huge"; do
     bad "$srcdir/scripts/oversubscription" --repeat="$v"
     bad "$srcdir/scripts/speedup-tables" --no-setup --runs="$v"
     bad "$srcdir/scripts/micro-overheads" --count="$v"
+    bad "$srcdir/scripts/mpi-model" --runs="$v"
+    bad "$srcdir/scripts/speedup-tables" --no-setup --ranks="$v"
 done
+bad "$srcdir/scripts/mpi-model" --bogus
 bad "$srcdir/scripts/oversubscription" --bogus
 bad "$srcdir/scripts/run-tests" --bogus
 echo "badopts: $tries bad command lines tried"

@@ -5,7 +5,8 @@
 # tests/data/fake-app (size choice, interleaving, the raw lines), the
 # failures that must stop a table, a variant whose answer depends on the
 # CPU count checked against its own reference (quad's static), the
-# options that must exit 2, and the sh start without python3.
+# options that must exit 2, the sh start without python3, and --ranks
+# through a stand-in for mpirun.
 set -u
 srcdir=${srcdir:-.}
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
@@ -188,6 +189,53 @@ python3 "$runner" --from-raw "$data/raw-sample.txt" --out "$tmp/py" --no-charts 
     fail "python3 scripts/speedup-tables --from-raw exited non-zero"
 diff "$data/expected/matmul.txt" "$tmp/py/matmul.txt" >/dev/null ||
     fail "python3 scripts/speedup-tables: another matmul.txt"
+
+# --- 7. --ranks through tests/data/fake-mpirun: a row per CPU count and
+# rank count that divides it, each MPI program where it runs, the ratios;
+# --from-raw rebuilds it; the apps without MPI programs fail their table;
+# where MPI is not built, one line and exit 2
+mkdir -p "$tmp/apps/jacobi"  # section 4 removed it
+cp "$data/fake-app" "$tmp/apps/jacobi/jacobi"
+chmod +x "$tmp/apps/jacobi/jacobi"
+ranks() { MPIRUN=$data/fake-mpirun "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" \
+    --runs 2 --size matmul=400,jacobi=400:50 "$@"; }
+if ! ranks --apps matmul,jacobi --cpus 1,2 --ranks 1,2 --out "$tmp/ranks" >"$tmp/log" 2>&1; then
+    cat "$tmp/log"
+    fail "--ranks 1,2 with the fake apps exited non-zero"
+fi
+# jacobi: seq 400^2 x 50 ns = 0.008 s; mpi-fil on 2 ranks x 1: 1.25 x 0.008 / 2
+# + 0.01 = 0.015 (speedup 0.53), mpi 0.014 (0.57), without overlap 0.025 and
+# 0.024; fil on 2 servers 0.005 (1.60): H/F 3.00, H/M 1.07, HN/H 1.67, MN/M 1.71.
+grep -q "^CPUs  Ranks  Filament Time  F Speedup  Hybrid Time  H Speedup  MPI Time" \
+    "$tmp/ranks/jacobi.txt" || fail "--ranks: jacobi header: $(sed -n 3p "$tmp/ranks/jacobi.txt")"
+grep -q "^2  *2  *-  *-  *0.01  *0.53  *0.01  *0.57  *0.03  *0.32  *0.02  *0.33  .* 3.00  *1.07  *1.67  *1.71\$" \
+    "$tmp/ranks/jacobi.txt" || fail "--ranks: jacobi row 2 x 2: $(grep '^2  *2 ' "$tmp/ranks/jacobi.txt")"
+grep -q "^2  *1  *0.01  *1.60  *0.01  *1.60  *-  *-  *-  *-  *-  *- " "$tmp/ranks/jacobi.txt" ||
+    fail "--ranks: jacobi row 2 x 1: $(grep '^2  *1 ' "$tmp/ranks/jacobi.txt")"
+grep -q "^CPUs  Ranks  Filament Time  F Speedup  Hybrid Time  H Speedup  MPI Time  M Speedup  F Spread" \
+    "$tmp/ranks/matmul.txt" || fail "--ranks: matmul has other columns than F, H, M"
+grep -q "^jacobi,mpi-fil,2,2,1,400,iters=50,2,0.015000," "$tmp/ranks/results.csv" ||
+    fail "--ranks: results.csv has no jacobi mpi-fil 2 x 1 row"
+[ "$(grep -c '^app=jacobi impl=mpi-fil-nooverlap .* ranks=1' "$tmp/ranks/raw.txt")" = 0 ] ||
+    fail "--ranks: the no-overlap program ran at one rank"
+"$runner" --from-raw "$tmp/ranks/raw.txt" --out "$tmp/ranks2" --no-charts >/dev/null 2>&1 ||
+    fail "--ranks: --from-raw exited non-zero"
+diff "$tmp/ranks/jacobi.txt" "$tmp/ranks2/jacobi.txt" >/dev/null || fail "--ranks: --from-raw differs"
+if FAKE_NOMPI=1 ranks --apps jacobi --cpus 1,2 --ranks 1,2 --out "$tmp/nompi" >"$tmp/log" 2>&1; then
+    fail "--ranks, apps without MPI programs: exit 0"
+fi
+grep -q "jacobi: FAILED.*has no MPI program here" "$tmp/log" || fail "--ranks without MPI programs"
+for args in "--ranks 1,2 --apps fib" "--ranks 0" "--ranks 4 --cpus 1,2" "--ranks x"; do
+    # shellcheck disable=SC2086
+    MPIRUN=$data/fake-mpirun "$runner" --no-setup --apps-dir "$tmp/apps" $args >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] ||
+        fail "'$args': exit $rc, '$(cat "$tmp/err")'"
+done
+MPIRUN=/nonexistent "$runner" --no-setup --apps-dir "$tmp/apps" --ranks 1,2 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^speedup-tables: --ranks: MPI is not built" \
+    "$tmp/err" || fail "--ranks without MPI: exit $rc, '$(cat "$tmp/err")'"
 
 [ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
 echo "ok"
