@@ -258,6 +258,7 @@ FI_HIDDEN FI_MUST_CHECK int fi_rtc_create(int server, const struct fi_desc *d);
 FI_HIDDEN void fi_rtc_discard(struct fi_server *s, fi_discard_fn discard);
 
 /* phase.c */
+FI_HIDDEN void fi_phases_begin_run(void);  /* the phases are fixed for the run: note what a pass runs */
 FI_HIDDEN void fi_phase_pass(struct fi_server *me, int phase);
 FI_HIDDEN void fi_phases_free(void);
 FI_HIDDEN int fi_phases_count(void);

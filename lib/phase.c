@@ -35,6 +35,11 @@ struct fi_runs {
     size_t n, cap;
     unsigned long closed;  /* filaments in every run but the last */
     int backward;  /* the direction of this server's next pass; owner only */
+    /* Fixed for a run (fi_phases_begin_run), off the path of every pass:
+     * the filaments of a pass, and whether every run is a single point
+     * with no range version to look up (pass_points). */
+    unsigned long pass_filaments;
+    int points_only;
     /* Argument blocks of the variable-argument filaments that this server's
      * creator made (f_create_per_server); the main thread's are the phase's. */
     struct fi_blocks owned;
@@ -377,10 +382,21 @@ void fi_phase_pass(struct fi_server *me, int phase)
     struct fi_runs *rs = &fi_lib.phases[phase].per_server[me->index];
     int backward = rs->backward;
     int ranged = 0;
-    if (!fi_range_versions_named() && filaments(rs) == rs->n)
+    if (rs->points_only)
         pass_points(rs->run, rs->run + rs->n, backward);
     else
         ranged = pass_runs(rs->run, rs->n, backward);
     rs->backward = !backward && !ranged;
-    me->stats.filaments_run += filaments(rs);
+    me->stats.filaments_run += rs->pass_filaments;
+}
+
+void fi_phases_begin_run(void)
+{
+    int named = fi_range_versions_named();
+    for (int p = 0; p < fi_lib.nphases; ++p)
+        for (int s = 0; s < fi_lib.nservers; ++s) {
+            struct fi_runs *rs = &fi_lib.phases[p].per_server[s];
+            rs->pass_filaments = filaments(rs);
+            rs->points_only = !named && rs->pass_filaments == rs->n;
+        }
 }

@@ -218,6 +218,7 @@ int f_parallel(void)
     AO_store(&fi_lib.state, FI_RUNNING);
     fi_rtc_cursors_open(0);
     fi_phase_cursors_open(0);
+    fi_phases_begin_run();
     fi_sched_begin_run();
     fi_servers_each(fi_sched_run);
 
