@@ -422,11 +422,9 @@ static void join_untyped(struct fi_server *me, size_t base)
     }
 }
 
-int fi_forkjoin_drain(struct fi_server *me)
+int fi_forkjoin_drain_held(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
-    if (!fi_deque_holds_work(d))
-        return 0;
     join_to(me, 0);
     d->npruned = 0;    /* typed forks never synced (a program's error) */
     fi_forkjoin_bounds(d);

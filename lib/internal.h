@@ -230,10 +230,17 @@ static inline int fi_servers_check_index(int server)
 FI_HIDDEN void fi_rtc_drain(struct fi_server *me);
 FI_HIDDEN int fi_rtc_visible(const struct fi_server *me);
 FI_HIDDEN int fi_rtc_help(struct fi_server *me);
-FI_HIDDEN int fi_forkjoin_drain(struct fi_server *me);
+FI_HIDDEN int fi_forkjoin_drain_held(struct fi_server *me);
 FI_HIDDEN int fi_forkjoin_visible(const struct fi_server *me);
 FI_HIDDEN int fi_forkjoin_help(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_ask(struct fi_server *me);
+
+/* fi_forkjoin_drain, with the test that nearly every barrier's caller
+ * fails (an iterative program forks nothing) inline. */
+static inline int fi_forkjoin_drain(struct fi_server *me)
+{
+    return fi_deque_holds_work(&me->deque) && fi_forkjoin_drain_held(me);
+}
 
 /* server.c: have every server do job(server), on its own thread, and
  * return once all have (f_parallel's run, f_create_per_server's creators). */
@@ -261,7 +268,10 @@ FI_HIDDEN void fi_rtc_discard(struct fi_server *s, fi_discard_fn discard);
 FI_HIDDEN void fi_phases_begin_run(void);  /* the phases are fixed for the run: note what a pass runs */
 FI_HIDDEN void fi_phase_pass(struct fi_server *me, int phase);
 FI_HIDDEN void fi_phases_free(void);
-FI_HIDDEN int fi_phases_count(void);
+static inline int fi_phases_count(void)
+{
+    return fi_lib.nphases;
+}
 FI_HIDDEN f_seq_func fi_phase_seq(int phase, void **arg);  /* the phase's barrier code */
 FI_HIDDEN FI_MUST_CHECK int fi_phase_adopt(void *block);
 FI_HIDDEN FI_MUST_CHECK int fi_phase_cursors_init(void);

@@ -98,11 +98,6 @@ void fi_phase_cursors_open(int open)
     f_iter_open_ = open ? (unsigned)fi_lib.nservers : 0;
 }
 
-int fi_phases_count(void)
-{
-    return fi_lib.nphases;
-}
-
 f_seq_func fi_phase_seq(int phase, void **arg)
 {
     *arg = fi_lib.phases[phase].arg;
