@@ -5,6 +5,8 @@
  *   FILAMENTS_SERVERS  1..FI_MAX_SERVERS   servers when f_initialize gets <= 0
  *   FILAMENTS_PRUNE    auto | 0 | N>0      the fork/join pruning threshold
  *   FILAMENTS_STATS    0 | 1               print statistics at f_finalize
+ *   FILAMENTS_BIND     0 | 1               run server k on one CPU (server.c);
+ *                                          1 is refused where it cannot be done
  */
 #include <ctype.h>
 #include <errno.h>
@@ -53,6 +55,18 @@ static int parse_stats(const char *s, struct fi_env *env)
     return rc;
 }
 
+static int parse_bind(const char *s, struct fi_env *env)
+{
+    long v;
+    int rc = parse_long(s, 0, 1, &v);
+    env->bind = (int)v;
+#ifndef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+    if (rc == F_OK && v == 1)
+        return F_EINVAL;
+#endif
+    return rc;
+}
+
 static const struct {
     const char *name;
     int (*parse)(const char *value, struct fi_env *env);
@@ -60,11 +74,12 @@ static const struct {
     { "FILAMENTS_SERVERS", parse_servers },
     { "FILAMENTS_PRUNE", parse_prune },
     { "FILAMENTS_STATS", parse_stats },
+    { "FILAMENTS_BIND", parse_bind },
 };
 
 int fi_env_read(struct fi_env *env)
 {
-    *env = (struct fi_env){ .servers = 0, .prune = F_PRUNE_AUTO, .stats = 0 };
+    *env = (struct fi_env){ .servers = 0, .prune = F_PRUNE_AUTO, .stats = 0, .bind = 0 };
     for (size_t k = 0; k < sizeof variables / sizeof *variables; ++k) {
         const char *value = getenv(variables[k].name);
         if (value != NULL && variables[k].parse(value, env) < 0)

@@ -346,6 +346,7 @@ struct fi_env {
     int servers;   /* 0: unset */
     long prune;
     int stats;
+    int bind;      /* FILAMENTS_BIND: one CPU per server */
 };
 FI_HIDDEN FI_MUST_CHECK int fi_env_read(struct fi_env *env);
 

@@ -9,7 +9,9 @@
  * server touches the library's state after f_parallel returns.  Server
  * threads get FI_STACK_BYTES of stack, for helper-join recursion.
  */
+#define _GNU_SOURCE  /* sched_getaffinity, pthread_attr_setaffinity_np (FILAMENTS_BIND) */
 #include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -106,19 +108,55 @@ static void stop_threads(int n)
         pthread_join(fi_lib.servers[k].thread, NULL);
 }
 
-static FI_MUST_CHECK int start_threads(void)
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+/*
+ * FILAMENTS_BIND=1: server k runs on the (k mod n)-th of the n CPUs that
+ * the calling thread may run on.  A server then keeps its core's caches
+ * (its rows of an iterative phase stay where the last pass left them), and
+ * two servers never share a core while another core idles: the OS places a
+ * woken thread near its waker and may leave two on one core for several
+ * ticks, during which every barrier waits for the time slice.
+ */
+static int bind_next(pthread_attr_t *attr, int k)
+{
+    cpu_set_t allowed, one;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return F_EINVAL;
+    int nth = k % CPU_COUNT(&allowed);
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, &allowed) && nth-- == 0) {
+            CPU_ZERO(&one);
+            CPU_SET(cpu, &one);
+            return pthread_attr_setaffinity_np(attr, sizeof one, &one) == 0 ? F_OK : F_EINVAL;
+        }
+    return F_EINVAL;
+}
+#else
+static int bind_next(pthread_attr_t *attr, int k)
+{
+    (void)attr, (void)k;
+    return F_EINVAL;  /* env.c refuses FILAMENTS_BIND=1 here */
+}
+#endif
+
+static FI_MUST_CHECK int start_threads(int bind)
 {
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0)
         return F_ENOMEM;
     int rc = pthread_attr_setstacksize(&attr, FI_STACK_BYTES) == 0 ? F_OK : F_ENOMEM;
     int k = 0;
-    for (; rc == F_OK && k < fi_lib.nservers; ++k)
-        if (pthread_create(&fi_lib.servers[k].thread, &attr, server_main, &fi_lib.servers[k]))
+    for (; rc == F_OK && k < fi_lib.nservers; ++k) {
+        if (bind && (rc = bind_next(&attr, k)) < 0)
+            break;
+        if (pthread_create(&fi_lib.servers[k].thread, &attr, server_main, &fi_lib.servers[k])) {
             rc = F_ENOMEM;
+            break;
+        }
+    }
     pthread_attr_destroy(&attr);
     if (rc < 0)
-        stop_threads(rc == F_OK ? k : k - 1);
+        stop_threads(k);    /* the k started */
     return rc;
 }
 
@@ -156,7 +194,7 @@ int f_initialize(int nservers)
         goto undo_main_wait;
     if ((rc = fi_phase_cursors_init()) < 0)
         goto undo_servers;
-    if ((rc = start_threads()) < 0)
+    if ((rc = start_threads(env.bind)) < 0)
         goto undo_phase_cursors;
     fi_rtc_cursors_open(1);
     fi_phase_cursors_open(1);

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h"    /* HAVE_PTHREAD_ATTR_SETAFFINITY_NP */
 #include "tests.h"
 #include "tunables.h"  /* FI_MAX_SERVERS */
 
@@ -189,6 +190,20 @@ START_TEST(test_errors_env_stats)
     static const char *bad[] = { "2", "x", "-1", "", "1x", "yes" };
     for (size_t k = 0; k < sizeof bad / sizeof *bad; ++k)
         assert_env_rejected("FILAMENTS_STATS", bad[k]);
+}
+END_TEST
+
+START_TEST(test_errors_env_bind)
+{
+    static const char *bad[] = { "2", "x", "-1", "", "1x", "yes" };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; ++k)
+        assert_env_rejected("FILAMENTS_BIND", bad[k]);
+    assert_env_accepted("FILAMENTS_BIND", "0");
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+    assert_env_accepted("FILAMENTS_BIND", "1");
+#else
+    assert_env_rejected("FILAMENTS_BIND", "1");  /* no way to bind a thread here */
+#endif
 }
 END_TEST
 
@@ -661,6 +676,7 @@ Suite *make_suite(void)
     tcase_add_test(state, test_errors_env_servers);
     tcase_add_test(state, test_errors_env_prune);
     tcase_add_test(state, test_errors_env_stats);
+    tcase_add_test(state, test_errors_env_bind);
     tcase_add_test(state, test_errors_env_stats_values);
     tcase_add_loop_test(state, test_errors_rtc_einval, 0, T_NCOUNTS);
     tcase_add_loop_test(state, test_errors_iterative, 0, T_NCOUNTS);

@@ -5,14 +5,16 @@
  * created before it, returning only when everything is done; 1000 cycles
  * leave no memory and no threads behind.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE  /* sched_getaffinity, pthread_getaffinity_np: FILAMENTS_BIND */
 #include <dirent.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"    /* HAVE_PTHREAD_ATTR_SETAFFINITY_NP */
 #include "tests.h"
 #include "tunables.h"  /* FI_MAX_SERVERS */
 
@@ -250,6 +252,50 @@ START_TEST(test_server_my_server_outside)
 END_TEST
 
 /* FILAMENTS_SERVERS applies when f_initialize gets 0 or a negative count. */
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+/* The CPU set of each server, as it sees it from a filament. */
+static cpu_set_t bound_to[FI_MAX_SERVERS];
+
+static void record_cpus(long server, long j, void *arg)
+{
+    ck_assert_int_eq(pthread_getaffinity_np(pthread_self(), sizeof bound_to[server],
+                                            &bound_to[server]), 0);
+}
+
+/* FILAMENTS_BIND=1: server k may run on the (k mod n)-th allowed CPU alone,
+ * also with more servers than CPUs; the library works as before. */
+START_TEST(test_server_env_bind)
+{
+    cpu_set_t allowed;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    int ncpus = CPU_COUNT(&allowed);
+    int cpus[CPU_SETSIZE], n = 0;
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+        if (CPU_ISSET(c, &allowed))
+            cpus[n++] = c;
+    ck_assert_int_eq(setenv("FILAMENTS_BIND", "1", 1), 0);
+    const int counts[] = { 1, ncpus, ncpus + 3 < FI_MAX_SERVERS ? ncpus + 3 : FI_MAX_SERVERS };
+    for (int c = 0; c < 3; ++c) {
+        ck_assert_int_eq(f_initialize(counts[c]), F_OK);
+        for (int k = 0; k < counts[c]; ++k)
+            ck_assert_int_eq(f_rtc_thread(k, record_cpus, k, 0, NULL), F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        for (int k = 0; k < counts[c]; ++k) {
+            ck_assert_int_eq(CPU_COUNT(&bound_to[k]), 1);
+            ck_assert_msg(CPU_ISSET(cpus[k % ncpus], &bound_to[k]), "server %d of %d", k, counts[c]);
+        }
+        t_assert_library_works();
+        f_finalize();
+    }
+    /* The main thread stays as it was. */
+    cpu_set_t now;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof now, &now), 0);
+    ck_assert(CPU_EQUAL(&now, &allowed));
+    unsetenv("FILAMENTS_BIND");
+}
+END_TEST
+#endif
+
 START_TEST(test_server_env_servers)
 {
     static const char *values[] = { "1", "3", "8", "2" };
@@ -442,6 +488,9 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_server_my_server_iterative, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_server_my_server_outside, 0, T_NCOUNTS);
     tcase_add_test(core, test_server_env_servers);
+#ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
+    tcase_add_test(core, test_server_env_bind);
+#endif
     tcase_add_loop_test(core, test_server_parallel_nothing, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_server_parallel_consumes, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_server_parallel_waits_for_all, 0, T_NCOUNTS);

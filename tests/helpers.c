@@ -44,6 +44,7 @@ static void teardown(void)
     unsetenv("FILAMENTS_SERVERS");
     unsetenv("FILAMENTS_PRUNE");
     unsetenv("FILAMENTS_STATS");
+    unsetenv("FILAMENTS_BIND");
 }
 
 static void setup(void)
