@@ -80,6 +80,11 @@ double quad_rec(double a, double b, double fa, double fb, double area, double ep
 /* Segment t of `parts`, by the sequential recursion; adds to *intervals. */
 double quad_segment(const struct quad *q, int t, int parts, long *intervals);
 
+/* quad-fil.c: the area of one interval by a fork/join filament per
+ * interval, f_fork's pruning or (use_seq) f_fork_seq's, in one f_parallel
+ * run on the servers the caller started; adds its leaves to *intervals. */
+double quad_fil_area(const struct quad_interval *iv, double eps, long use_seq, long *intervals);
+
 /* The peers' task cutoff: intervals at recursion depth >= this run
  * quad_rec() instead of making tasks (quad-common.c). */
 int quad_peer_depth(int servers);
