@@ -98,6 +98,11 @@ void quad_fil_seq(void *problem, int servers);
 void quad_omp(void *problem, int servers);       /* quad-omp.c: libgomp, or libomp in quad-llvm */
 void quad_omp_fine(void *problem, int servers);
 void quad_tbb(void *problem, int servers);       /* quad-tbb.cc */
+/* quad-mpi.c, where configure found MPI: mpirun starts one process per rank. */
+void quad_mpi_fil(void *problem, int servers);
+void quad_mpi(void *problem, int servers);
+struct app_mpi;
+extern const struct app_mpi quad_mpi_driver;
 
 #ifdef __cplusplus
 }
