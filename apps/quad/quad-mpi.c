@@ -26,7 +26,8 @@
  * (Freeh, Lowenthal and Andrews, "Distributed Filaments", OSDI 1994).
  * The coordinator tests for an ask and naps between tests, instead of
  * MPI_Recv, which Open MPI spins in: it shares rank 0's cores with its
- * servers, and the ranks ask one unit ahead, so a nap costs no rank time.
+ * servers, and the ranks ask one unit ahead, so a nap shorter than a unit
+ * costs no rank time.
  * Only the coordinator calls MPI on rank 0 while it runs, and the main
  * thread elsewhere, as MPI_THREAD_SERIALIZED allows.
  *
@@ -54,8 +55,11 @@
  * ranks' loads; few enough that asking for them costs nothing. */
 enum { UNITS_PER_RANK = 16 };
 
-/* The coordinator's nap between tests for an ask (ns). */
-enum { NAP_NS = 50000 };
+/* The coordinator's naps between tests for an ask (ns): the shortest,
+ * after an ask, when the next may be near (light units come fast); each
+ * empty test doubles it up to the longest, which an ask one unit ahead
+ * hides, and which wakes the coordinator 1,000 times a second at most. */
+enum { NAP_MIN_NS = 1000, NAP_MAX_NS = 1000000 };
 
 enum { TAG_ASK = 1, TAG_UNIT };
 
@@ -161,14 +165,17 @@ static void compute(struct share *s, long unit)
 static void *coordinate(void *arg)
 {
     struct share *s = arg;
-    const struct timespec nap = { 0, NAP_NS };
     for (int told = 0; told < s->ranks - 1;) {
         MPI_Request ask;
         MPI_Status status;
         int flag = 0;
+        struct timespec nap = { 0, NAP_MIN_NS };
         MPI_Irecv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, TAG_ASK, MPI_COMM_WORLD, &ask);
-        while (MPI_Test(&ask, &flag, &status), !flag)
+        while (MPI_Test(&ask, &flag, &status), !flag) {
             nanosleep(&nap, NULL);
+            if (nap.tv_nsec < NAP_MAX_NS)
+                nap.tv_nsec *= 2;
+        }
         long unit = take(s);
         MPI_Send(&unit, 1, MPI_LONG, status.MPI_SOURCE, TAG_UNIT, MPI_COMM_WORLD);
         told += unit < 0;
