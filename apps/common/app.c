@@ -211,8 +211,12 @@ static void usage(const struct app *app)
             printf("  --%-12s%s (default %g)\n", name, o->help, *(const double *)o->value);
     }
     printf("  --help        this text\n\n"
-           "Prints one line: app= impl= servers= size= ... seconds= check= digest=\n"
-           "Exit status: 0 check=ok, 1 check=FAIL or an error, 2 a bad option.\n");
+           "Prints one line: app= impl= servers= size= ... seconds= check= digest=\n");
+    if (app->mpi != NULL)
+        printf("The mpi programs run under mpirun -np R, --servers per rank; rank 0 prints\n"
+               "the line, with ranks=R.  A rank count it cannot use (more ranks than rows)\n"
+               "is a bad option.\n");
+    printf("Exit status: 0 check=ok, 1 check=FAIL or an error, 2 a bad option.\n");
 }
 
 static const struct app_impl *find_impl(const struct app *app, const char *name)

@@ -1,7 +1,7 @@
 /*
  * grid-mpi.c - Jacobi and red/black SOR on several MPI ranks (grid-mpi.h).
  *
- * Rank r owns rows [first, end), the strip app_strip_begin deals it, as a
+ * Rank r owns rows [first, end), the strip app_mpi_strip deals it, as a
  * server's strip in the one-machine programs.  Before every phase, the
  * rank receives row first - 1 from the rank above and row end from the
  * one below, into its copy of the grid, and sends them its rows first and
@@ -23,7 +23,6 @@
  * the only places this program calls MPI, which MPI_THREAD_SERIALIZED
  * allows: the library polls only outside barrier code.
  */
-#include <limits.h>
 #include <string.h>
 
 #include <filaments-mpi.h>
@@ -55,13 +54,7 @@ static void block_init(struct block *b, const struct grid_mpi_app *app, void *pr
     long n = app->n(problem);
     *b = (struct block){ .app = app, .problem = problem, .rank = app_mpi_rank(),
                          .ranks = app_mpi_ranks(), .w = n + 2, .overlap = overlap };
-    if (b->ranks > 1 && n < 2L * b->ranks)
-        app_mpi_usage_error("--size: %ld rows for %d ranks: each rank needs two rows at least",
-                            n, b->ranks);
-    if (b->w > INT_MAX / b->w)
-        app_mpi_usage_error("--size: %ld: the grid is too large for MPI's int counts", n);
-    b->first = 1 + app_strip_begin(b->rank, n, b->ranks);
-    b->end = 1 + app_strip_begin(b->rank + 1, n, b->ranks);
+    app_mpi_strip(1, n, b->w, 2, &b->first, &b->end);
     b->inner_first = b->first + (b->rank > 0);
     b->inner_end = b->end - (b->rank < b->ranks - 1);
     for (int s = 0; s < 2; ++s)
@@ -243,26 +236,7 @@ void grid_mpi_run(const struct grid_mpi_app *app, void *problem, int servers,
 
 void grid_mpi_collect(const struct grid_mpi_app *app, void *problem)
 {
-    int rank = app_mpi_rank(), ranks = app_mpi_ranks();
-    if (ranks == 1)
-        return;
-    long n = app->n(problem), w = n + 2;
-    int *counts = app_alloc((size_t)ranks, sizeof *counts);
-    int *displs = app_alloc((size_t)ranks, sizeof *displs);
-    for (int r = 0; r < ranks; ++r) {
-        long first = 1 + app_strip_begin(r, n, ranks);
-        counts[r] = (int)((app_strip_begin(r + 1, n, ranks) + 1 - first) * w);
-        displs[r] = (int)(first * w);
-    }
-    for (int k = 0; k < app->ngrids; ++k) {
-        double *x = app->grid(problem, k);
-        if (rank == 0)
-            MPI_Gatherv(MPI_IN_PLACE, 0, MPI_DOUBLE, x, counts, displs, MPI_DOUBLE, 0,
-                        MPI_COMM_WORLD);
-        else
-            MPI_Gatherv(x + displs[rank], counts[rank], MPI_DOUBLE, NULL, NULL, NULL, MPI_DOUBLE,
-                        0, MPI_COMM_WORLD);
-    }
-    app_free(displs);
-    app_free(counts);
+    long n = app->n(problem);
+    for (int k = 0; k < app->ngrids; ++k)
+        app_mpi_gather_strips(app->grid(problem, k), 1, n, n + 2);
 }

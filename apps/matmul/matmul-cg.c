@@ -15,10 +15,8 @@ static void strip(int t, void *arg)
 {
     const struct cg *cg = arg;
     const struct matmul *m = cg->m;
-    long end = app_strip_begin(t + 1, m->n, cg->nthreads);
-    for (long i = app_strip_begin(t, m->n, cg->nthreads); i < end; ++i)
-        for (long j = 0; j < m->n; ++j)
-            matmul_inner(m, i, j);
+    matmul_rows(m, app_strip_begin(t, m->n, cg->nthreads),
+                app_strip_begin(t + 1, m->n, cg->nthreads));
 }
 
 void matmul_cg(void *problem, int servers)

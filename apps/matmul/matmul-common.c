@@ -76,6 +76,11 @@ static const struct app_impl impls[] = {
     { "fil", matmul_fil, 1,
       "Filaments: one RTC filament per inner product, each server creating its strip of rows" },
     { "fil-main", matmul_fil_main, 1, "Filaments, the main thread creating every filament" },
+#ifdef HAVE_MPI
+    { "mpi-fil", matmul_mpi_fil, APP_PARALLEL | APP_MPI,
+      "MPI ranks (mpirun -np R), a strip of rows each, Filaments in each" },
+    { "mpi", matmul_mpi, APP_MPI, "MPI ranks, one thread each: a strip of rows, a loop" },
+#endif
 #ifdef HAVE_OMP
     { "omp", matmul_omp, 1, "OpenMP (libgomp): a task per inner product" },
     { "omp-for", matmul_omp_for, 1, "OpenMP (libgomp): omp for over the rows, static" },
@@ -101,6 +106,9 @@ static const struct app matmul = {
     .check = check,
     .result = result,
     .destroy = destroy,
+#ifdef HAVE_MPI
+    .mpi = &matmul_mpi_driver,
+#endif
 };
 
 int main(int argc, char **argv)

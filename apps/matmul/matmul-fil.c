@@ -4,7 +4,8 @@
  * strips of rows (server = i * nservers / n) for data locality.
  *
  * --impl=fil has each server create the filaments of its own strip
- * (f_create_per_server), all at once, into memory it touches first;
+ * (f_create_per_server), all at once, into memory it touches first, as
+ * each MPI rank of --impl=mpi-fil does for its strip (matmul-mpi.c);
  * --impl=fil-main creates them all from the main thread, as the paper's
  * program does, while the servers wait: 10^6 filaments for n = 1000, a
  * serial start that grows with the core count.
@@ -19,16 +20,22 @@ static void inner(long i, long j, void *m)
     matmul_inner(m, i, j);
 }
 
-/* A server's creator: the filaments of its strip, rows
- * [app_strip_begin(server), app_strip_begin(server + 1)), the rows that
- * i * nservers / n places on it. */
-static int create_strip(int server, int nservers, void *problem)
+/* Rows [first, end) of c, which the servers deal among themselves. */
+struct rows {
+    struct matmul *m;
+    long first, end;
+};
+
+/* A server's creator: the filaments of its strip of the rows, the rows
+ * that i * nservers / n places on it when they are all of c. */
+static int create_strip(int server, int nservers, void *arg)
 {
-    struct matmul *m = problem;
-    long end = app_strip_begin(server + 1, m->n, nservers);
-    for (long i = app_strip_begin(server, m->n, nservers); i < end; ++i) {
-        for (long j = 0; j < m->n; ++j) {
-            int rc = f_rtc_thread(server, inner, i, j, m);
+    const struct rows *r = arg;
+    long n = r->end - r->first;
+    long end = r->first + app_strip_begin(server + 1, n, nservers);
+    for (long i = r->first + app_strip_begin(server, n, nservers); i < end; ++i) {
+        for (long j = 0; j < r->m->n; ++j) {
+            int rc = f_rtc_thread(server, inner, i, j, r->m);
             if (rc < 0)
                 return rc;
         }
@@ -36,12 +43,19 @@ static int create_strip(int server, int nservers, void *problem)
     return 0;
 }
 
-void matmul_fil(void *problem, int servers)
+void matmul_fil_rows(struct matmul *m, int servers, long first, long end)
 {
+    struct rows r = { m, first, end };
     app_check_f(f_initialize(servers), "f_initialize");
-    app_check_f(f_create_per_server(create_strip, problem), "f_create_per_server");
+    app_check_f(f_create_per_server(create_strip, &r), "f_create_per_server");
     app_check_f(f_parallel(), "f_parallel");
     f_finalize();
+}
+
+void matmul_fil(void *problem, int servers)
+{
+    struct matmul *m = problem;
+    matmul_fil_rows(m, servers, 0, m->n);
 }
 
 /* The paper's program: the row's server is i * nservers / n. */

@@ -37,6 +37,19 @@ static inline void matmul_inner(const struct matmul *m, long i, long j)
     m->c[i * n + j] = matmul_dot(m->a + i * n, m->bt + j * n, n);
 }
 
+/* Rows [first, end) of c, one entry after another: the sequential program,
+ * and a coarse-grain thread's or MPI rank's strip. */
+static inline void matmul_rows(const struct matmul *m, long first, long end)
+{
+    for (long i = first; i < end; ++i)
+        for (long j = 0; j < m->n; ++j)
+            matmul_inner(m, i, j);
+}
+
+/* matmul-fil.c: rows [first, end) of c by Filaments, one RTC filament per
+ * inner product, on `servers` servers started and ended here. */
+void matmul_fil_rows(struct matmul *m, int servers, long first, long end);
+
 /* The programs: run(problem, servers), as struct app_impl wants. */
 void matmul_seq(void *problem, int servers);
 void matmul_cg(void *problem, int servers);
@@ -45,6 +58,11 @@ void matmul_fil_main(void *problem, int servers);
 void matmul_omp(void *problem, int servers);     /* matmul-omp.c: libgomp, or libomp in -llvm */
 void matmul_omp_for(void *problem, int servers);
 void matmul_tbb(void *problem, int servers);     /* matmul-tbb.cc */
+/* matmul-mpi.c, where configure found MPI: mpirun starts one process per rank. */
+void matmul_mpi_fil(void *problem, int servers);
+void matmul_mpi(void *problem, int servers);
+struct app_mpi;
+extern const struct app_mpi matmul_mpi_driver;
 
 #ifdef __cplusplus
 }

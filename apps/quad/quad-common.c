@@ -34,6 +34,9 @@
 
 #include "app.h"
 #include "quad.h"
+#ifdef HAVE_MPI
+#include "app-mpi.h"
+#endif
 
 static double epsilon = 1e-10;
 
@@ -65,9 +68,14 @@ static size_t bytes(long size)
     return sizeof(struct quad);
 }
 
-/* A bad option: one line, exit status 2, as app.c reports one. */
-static void bad_segments(const char *why)
+/* A bad option: one line, exit status 2, as app.c reports one; under
+ * mpirun, from rank 0 alone, every rank finalizing MPI. */
+static void bad_segments(const struct app_args *args, const char *why)
 {
+#ifdef HAVE_MPI
+    if (args->impl->parallel & APP_MPI)
+        app_mpi_usage_error("--segments=%ld: %s", segments, why);
+#endif
     fflush(stdout);
     fprintf(stderr, "quad: --segments=%ld: %s\n", segments, why);
     exit(2);
@@ -85,12 +93,12 @@ static void *create(const struct app_args *args)
 #ifndef APP_OMP_LLVM
     else if (args->impl->run == quad_static) {
         if (segments != 0 && segments != args->servers)
-            bad_segments("the static program integrates one segment per server");
+            bad_segments(args, "the static program integrates one segment per server");
         q->segments = next_segments = args->servers;
     }
 #endif
     else if (segments > 1)
-        bad_segments("only seq and static integrate by segments");
+        bad_segments(args, "only seq and static integrate by segments");
     q->r.area = NAN;
     q->r.intervals = -1;
     return q;
@@ -139,6 +147,11 @@ static const struct app_impl impls[] = {
     { "bag", quad_bag, 1, "coarse grain: a central bag of tasks under a lock, pruning" },
     { "fil", quad_fil, 1, "Filaments: f_fork/f_join, a filament per interval" },
     { "fil-seq", quad_fil_seq, 1, "Filaments: f_fork_seq with the sequential version" },
+#ifdef HAVE_MPI
+    { "mpi-fil", quad_mpi_fil, APP_PARALLEL | APP_MPI,
+      "MPI ranks (mpirun -np R) ask rank 0 for intervals, f_fork/f_join in each" },
+    { "mpi", quad_mpi, APP_MPI, "MPI ranks, one thread each: ask for intervals, recursion" },
+#endif
 #ifdef HAVE_OMP
     { "omp", quad_omp, 1, "OpenMP tasks (libgomp), depth cutoff, sequential below" },
     { "omp-fine", quad_omp_fine, 1, "OpenMP tasks (libgomp), a task per interval" },
@@ -174,6 +187,9 @@ static const struct app quad = {
     .result = result,
     .fields = fields,
     .destroy = destroy,
+#ifdef HAVE_MPI
+    .mpi = &quad_mpi_driver,
+#endif
 };
 
 int main(int argc, char **argv)

@@ -11,7 +11,8 @@
  *            sequential program does [paper §4.5].
  *
  * The root is a fork from the main thread of the whole interval, joined by
- * f_parallel.
+ * f_parallel (quad_fil_area, which the MPI ranks of --impl=mpi-fil run on
+ * each interval they are handed: quad-mpi.c).
  */
 #include <filaments.h>
 
@@ -59,16 +60,24 @@ static void quad_fork(long use_seq, long unused, void *arg)
     t->intervals = c[0].intervals + c[1].intervals;
 }
 
-static void run(struct quad *q, int servers, long use_seq)
+double quad_fil_area(const struct quad_interval *iv, double eps, long use_seq, long *intervals)
 {
-    struct task root = { .eps = q->epsilon };
-    quad_interval(q, 0, 1, &root.iv);
-    app_check_f(f_initialize(servers), "f_initialize");
+    struct task root = { .iv = *iv, .eps = eps };
     app_check_f(f_fork(quad_fork, use_seq, 0, &root), "f_fork");
     app_check_f(f_parallel(), "f_parallel");
+    *intervals += root.intervals;
+    return root.area;
+}
+
+static void run(struct quad *q, int servers, long use_seq)
+{
+    struct quad_interval iv;
+    quad_interval(q, 0, 1, &iv);
+    long n = 0;
+    app_check_f(f_initialize(servers), "f_initialize");
+    q->r.area = quad_fil_area(&iv, q->epsilon, use_seq, &n);
     f_finalize();
-    q->r.area = root.area;
-    q->r.intervals = root.intervals;
+    q->r.intervals = n;
 }
 
 void quad_fil(void *problem, int servers)

@@ -80,6 +80,11 @@ double quad_rec(double a, double b, double fa, double fb, double area, double ep
 /* Segment t of `parts`, by the sequential recursion; adds to *intervals. */
 double quad_segment(const struct quad *q, int t, int parts, long *intervals);
 
+/* quad-fil.c: the area of one interval by a fork/join filament per
+ * interval, f_fork's pruning or (use_seq) f_fork_seq's, in one f_parallel
+ * run on the servers the caller started; adds its leaves to *intervals. */
+double quad_fil_area(const struct quad_interval *iv, double eps, long use_seq, long *intervals);
+
 /* The peers' task cutoff: intervals at recursion depth >= this run
  * quad_rec() instead of making tasks (quad-common.c). */
 int quad_peer_depth(int servers);
@@ -93,6 +98,11 @@ void quad_fil_seq(void *problem, int servers);
 void quad_omp(void *problem, int servers);       /* quad-omp.c: libgomp, or libomp in quad-llvm */
 void quad_omp_fine(void *problem, int servers);
 void quad_tbb(void *problem, int servers);       /* quad-tbb.cc */
+/* quad-mpi.c, where configure found MPI: mpirun starts one process per rank. */
+void quad_mpi_fil(void *problem, int servers);
+void quad_mpi(void *problem, int servers);
+struct app_mpi;
+extern const struct app_mpi quad_mpi_driver;
 
 #ifdef __cplusplus
 }
