@@ -32,9 +32,12 @@
  * The `barrier` benchmark interleaves, round by round, the library's
  * barrier (a phase with no filaments whose sequential code counts the
  * passes), a pass (the same with one empty filament per server: pass_),
- * pthread_barrier_wait and a hand-rolled sense-reversing spin barrier,
- * each with S threads, so the four lines of numbers share the machine's
- * drift.  bench/omp-barrier measures `#pragma omp barrier`.
+ * pthread_barrier_wait, a hand-rolled sense-reversing spin barrier, and
+ * the spin barrier whose last arriver runs the same counting code
+ * (spin_serial_: the library's barrier code runs on the last server to
+ * arrive, so its counter moves to that server's core, as here), each with
+ * S threads, so the five lines of numbers share the machine's drift.
+ * bench/omp-barrier measures `#pragma omp barrier`.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -365,11 +368,13 @@ struct spin_barrier {
 
 /* Sense reversal, as in doc/style.md, "Atomics"; yields now and then so that more threads
  * than cores still make progress. */
-static void spin_wait(struct spin_barrier *b, AO_t *my_sense)
+static void spin_wait(struct spin_barrier *b, AO_t *my_sense, int serial)
 {
     AO_t sense = *my_sense ^= 1;
     /* Full: our writes to the last arriver; if last, everyone's to us. */
     if (AO_fetch_and_add1_full(&b->count) == b->n - 1) {
+        if (serial)
+            count_down(NULL);  /* the library's barrier code, on the last arriver too */
         AO_store(&b->count, 0);
         /* Release: the reset before the waiters leave; pairs with the loop. */
         AO_store_release(&b->sense, sense);
@@ -384,8 +389,14 @@ static void spin_wait(struct spin_barrier *b, AO_t *my_sense)
     }
 }
 
+enum peer_kind {
+    PTHREAD_BARRIER,
+    SPIN,         /* the spin barrier */
+    SPIN_SERIAL   /* the same, its last arriver running count_down, as the library's does */
+};
+
 struct peer_run {
-    int spin;  /* 1: the spin barrier, 0: pthread_barrier_wait */
+    enum peer_kind kind;
     long count;
     pthread_barrier_t pb;
     struct spin_barrier sb;
@@ -399,10 +410,10 @@ struct peer_arg {
 
 static void peer_wait(struct peer_run *p, AO_t *sense)
 {
-    if (p->spin)
-        spin_wait(&p->sb, sense);
-    else
+    if (p->kind == PTHREAD_BARRIER)
         pthread_barrier_wait(&p->pb);
+    else
+        spin_wait(&p->sb, sense, p->kind == SPIN_SERIAL);
 }
 
 static void *peer_main(void *arg)
@@ -420,9 +431,10 @@ static void *peer_main(void *arg)
 }
 
 /* `count` episodes of a pthread or spin barrier among S new threads. */
-static double time_peer_barrier(const struct options *o, int spin)
+static double time_peer_barrier(const struct options *o, enum peer_kind kind)
 {
-    struct peer_run p = { .spin = spin, .count = o->count };
+    struct peer_run p = { .kind = kind, .count = o->count };
+    passes_left = o->count;
     AO_store(&p.sb.count, 0);
     AO_store(&p.sb.sense, 0);
     p.sb.n = (AO_t)o->servers;
@@ -453,8 +465,8 @@ static double time_peer_barrier(const struct options *o, int spin)
 
 static void bench_barrier(const struct options *o, int peers)
 {
-    double *v[4];
-    for (int m = 0; m < 4; ++m) {
+    double *v[5];
+    for (int m = 0; m < 5; ++m) {
         v[m] = malloc((size_t)o->rounds * sizeof *v[m]);
         if (v[m] == NULL) {
             fprintf(stderr, "%s: out of memory\n", prog);
@@ -466,8 +478,9 @@ static void bench_barrier(const struct options *o, int peers)
         v[0][r] = time_fil_barrier(o, 0);
         if (peers) {
             v[3][r] = time_fil_barrier(o, 1);
-            v[1][r] = time_peer_barrier(o, 0);
-            v[2][r] = time_peer_barrier(o, 1);
+            v[1][r] = time_peer_barrier(o, PTHREAD_BARRIER);
+            v[2][r] = time_peer_barrier(o, SPIN);
+            v[4][r] = time_peer_barrier(o, SPIN_SERIAL);
         }
     }
     f_finalize();
@@ -477,9 +490,10 @@ static void bench_barrier(const struct options *o, int peers)
         print_stat("pthread_ns_per", "pthread_", v[1], o->rounds);
         print_stat("spin_ns_per", "spin_", v[2], o->rounds);
         print_stat("pass_ns_per", "pass_", v[3], o->rounds);
+        print_stat("spin_serial_ns_per", "spin_serial_", v[4], o->rounds);
     }
     printf("\n");
-    for (int m = 0; m < 4; ++m)
+    for (int m = 0; m < 5; ++m)
         free(v[m]);
 }
 
@@ -580,7 +594,7 @@ static const struct {
     [ITER] = { "iter", "an empty iterative filament per pass, a run of its own" },
     [ITER_RUNS] = { "iter-runs", "the same, in rows of --row consecutive j (runs)" },
     [ITER_RANGE] = { "iter-range", "the same rows, run by a range version" },
-    [BARRIER] = { "barrier", "a barrier episode: filaments, pthread_barrier_wait, spin" },
+    [BARRIER] = { "barrier", "a barrier episode: filaments, pthread_barrier_wait, spin, spin with barrier code" },
     [BARRIER_FIL] = { "barrier-fil", "the filaments' barrier alone" },
     [PARALLEL] = { "parallel", "an empty f_parallel call (microseconds)" },
     [FORK_JOIN] = { "fork-join", "fork + join of an empty child, not stolen (one server)" },
