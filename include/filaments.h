@@ -324,18 +324,40 @@ F_API f_frame f_frame_here(void);
  * below are the library's private state: programs use them only through
  * these inlines, and they change with the soname.
  */
-/* What a slot holds: a filament of each kind, or a pruned typed fork's result. */
+/* What a slot holds: a filament of each kind, or a pruned typed fork's
+ * result.  The kind rides in the top byte of the slot's first word, above
+ * the function's address (user-space code lies below 2^56 on every 64-bit
+ * system that the library builds on), so that a fork stores one word for
+ * both and a sync compares one word against the function it names.  An
+ * untyped slot's word is its function, unchanged.  F_NOARGS_: the fork's j
+ * and arg were the constants 0 and NULL and were not stored (a typed fork
+ * whose compiler could see that). */
 enum { F_KIND_VOID_, F_KIND_LONG_, F_KIND_DOUBLE_, F_KIND_PTR_, F_KIND_DONE_ };
+#define F_NOARGS_ 8UL
+#define F_KIND_SHIFT_ 56
+#define F_FN_MASK_ ((1UL << F_KIND_SHIFT_) - 1)
+
+static inline unsigned long f_word_(unsigned long kind, void (*fn)(void))
+{
+    unsigned long word = (unsigned long)fn | kind << F_KIND_SHIFT_;
+#if defined(__GNUC__)
+    /* Made once per function and kept in a register, where the fork stores
+     * it and the sync compares with it: without this the compiler makes it
+     * again at each use, two instructions each time. */
+    __asm__("" : "+r"(word));
+#endif
+    return word;
+}
 
 struct f_task_ {
-    long kind_;               /* F_KIND_*_: what fn_ is and returns */
-    void (*fn_)(void);
+    unsigned long word_;      /* fn | kind << F_KIND_SHIFT_ */
     long i_;
     long j_;
     void *arg_;
     f_value result_;
     volatile unsigned long done_;   /* written by a thief */
     volatile unsigned long thief_;
+    unsigned long pad_;       /* one slot a cache line: thieves write done_, thief_, result_ */
 };
 
 /* The owner's cursors are slot pointers, so that a fork or a pop is a
@@ -356,15 +378,26 @@ struct f_deque_ {
     unsigned long pruned_;
 };
 
-/* The calling server's deque; elsewhere one on which every fast path fails. */
+/* The calling server's deque, in the thread itself, so that a fast path
+ * reaches its fields at a fixed offset from the thread pointer, with no
+ * pointer to load first; elsewhere one on which every fast path fails. */
 #if defined(__GNUC__)
-extern F_API __thread struct f_deque_ *f_deque_ __attribute__((tls_model("initial-exec")));
+extern F_API __thread struct f_deque_ f_deque_ __attribute__((tls_model("initial-exec")));
 #define F_LIKELY_(x) __builtin_expect(!!(x), 1)
+#if defined(__SANITIZE_THREAD__)
 #define F_LOAD_BOUND_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #else
-extern F_API _Thread_local struct f_deque_ *f_deque_;
+/* A relaxed load as libatomic_ops makes it (AO_load: volatile), which the
+ * compiler may fold into the compare, as it never folds an __atomic load. */
+#define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
+#endif
+/* j and arg are the constants 0 and NULL where the fork is compiled. */
+#define F_NO_ARGS_(j, arg) (__builtin_constant_p((j) == 0 && (arg) == 0) && (j) == 0 && (arg) == 0)
+#else
+extern F_API _Thread_local struct f_deque_ f_deque_;
 #define F_LIKELY_(x) (x)
 #define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
+#define F_NO_ARGS_(j, arg) 0
 #endif
 
 /* Where a fork at slot t (the bottom) goes: a slot pushed below the limit
@@ -374,20 +407,23 @@ extern F_API _Thread_local struct f_deque_ *f_deque_;
  * which a thief may zero at any time, is read once. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
-static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, long kind,
+static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
                                  void (*fn)(void), long i, long j, void *arg)
 {
-    t->kind_ = kind;
-    t->fn_ = fn;
+    if (kind != F_KIND_VOID_ && F_NO_ARGS_(j, arg)) {
+        t->word_ = f_word_(kind | F_NOARGS_, fn);
+    } else {
+        t->word_ = f_word_(kind, fn);
+        t->j_ = j;
+        t->arg_ = arg;
+    }
     t->i_ = i;
-    t->j_ = j;
-    t->arg_ = arg;
     d->bottom_ = t + 1;
     d->forks_++;
 }
 
-static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, long kind, void (*fn)(void),
-                          long i, long j, void *arg)
+static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
+                          void (*fn)(void), long i, long j, void *arg)
 {
     struct f_task_ *limit = F_LOAD_BOUND_(&d->limit_);
     if (fn == (void (*)(void))0)
@@ -404,7 +440,7 @@ static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, long kind, void
  * stays on top, for its parent's join. */
 static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 {
-    struct f_deque_ *d = f_deque_;
+    struct f_deque_ *d = &f_deque_;
     int way = f_push_(d, d->bottom_, F_KIND_VOID_, (void (*)(void))fn, i, j, arg);
     if (F_LIKELY_(way == F_PUSHED_))
         return 0;
@@ -422,24 +458,24 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 
 /* Pop and call the running filament's private untyped children, newest
  * first, each as a filament of its own (its children begin at its slot);
- * the library does the rest (public children, a typed child).  The deque
- * pointer is read once: a fork/join filament never changes server
- * [paper §4.5].  A child returns with base_ as it found it, its slot, and
- * the last child lies at base: so base_ is base again when the loop ends,
- * and only the library needs it put back. */
+ * the library does the rest (public children, a typed child).  An untyped
+ * slot's word is its function: a word at or above 2^56 is any other kind.
+ * A child returns with base_ as it found it, its slot, and the last child
+ * lies at base: so base_ is base again when the loop ends, and only the
+ * library needs it put back. */
 static inline int f_join_inline_(void)
 {
-    struct f_deque_ *d = f_deque_;
+    struct f_deque_ *d = &f_deque_;
     struct f_task_ *base = d->base_, *t;
     while ((t = d->bottom_) > base) {
-        --t;
-        if (!F_LIKELY_(t >= d->floor_ && t->kind_ == F_KIND_VOID_)) {
+        unsigned long word = (--t)->word_;
+        if (!F_LIKELY_(t >= d->floor_ && word <= F_FN_MASK_)) {
             d->base_ = base;
             return (f_join)();
         }
         d->bottom_ = t;
         d->base_ = t;
-        ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
+        ((f_func)word)(t->i_, t->j_, t->arg_);
     }
     return 0;
 }
@@ -447,8 +483,8 @@ static inline int f_join_inline_(void)
 
 /* The library's typed fork and sync, for what the inlines cannot decide;
  * the caller then takes the bottom as its frame. */
-F_API int f_fork_typed_(long kind, void (*fn)(void), long i, long j, void *arg);
-F_API f_value f_sync_typed_(long kind);
+F_API int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg);
+F_API f_value f_sync_typed_(unsigned long kind);
 
 /* The bottom, as a frame; and floor_ raised to base_, so that no sync
  * through this frame pops a slot that the calling filament did not fork:
@@ -456,7 +492,7 @@ F_API f_value f_sync_typed_(long kind);
  * of its own, and the floor_ to match only here or from the library. */
 static inline f_frame f_frame_here_inline_(void)
 {
-    struct f_deque_ *d = f_deque_;
+    struct f_deque_ *d = &f_deque_;
     if (d->floor_ < d->base_)
         d->floor_ = d->base_;
     return d->bottom_;
@@ -471,18 +507,19 @@ static inline f_frame f_frame_here_inline_(void)
  * library prunes them only in a full deque.  A sync pops the slot under
  * the frame, if that is the bottom and not below floor_, which is not
  * below the calling filament's base_ wherever a frame comes from (the
- * library, f_frame_here), so that one compare stands for both:
- * a slot that holds the named function (only a typed fork of it writes
- * one: a kept result holds none) is called directly, as a plain call with
- * nothing after it (the caller's base_; its leftovers for the caller's
- * next sync or join), so that the compiler can make the recursion a loop;
- * a pruned child's kept result (F_KIND_DONE_) is returned; the rest goes
- * to the library. */
+ * library, f_frame_here), so that one compare stands for both.  A slot
+ * whose word is the named function of this kind (only a typed fork of it
+ * writes one) is called directly, as a plain call with nothing after it
+ * (the caller's base_; its leftovers for the caller's next sync or join),
+ * so that the compiler can make the recursion a loop: first the word of a
+ * fork without arguments, which is the one to expect where the compiler
+ * saw none at the fork; a pruned child's kept result (F_KIND_DONE_) is
+ * returned; the rest goes to the library. */
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
     static inline int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn, long i, long j, \
                                               void *arg)                                       \
     {                                                                                          \
-        struct f_deque_ *d = f_deque_;                                                         \
+        struct f_deque_ *d = &f_deque_;                                                        \
         struct f_task_ *t;                                                                     \
         int rc;                                                                                \
         if (fr == (f_frame *)0)  /* no frame: refused as a NULL fn is (F_ESTATE first) */      \
@@ -495,31 +532,37 @@ static inline f_frame f_frame_here_inline_(void)
             return 0;                                                                          \
         }                                                                                      \
         rc = f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                               \
-        *fr = f_deque_->bottom_;                                                               \
+        *fr = d->bottom_;                                                                      \
         return rc;                                                                             \
     }                                                                                          \
     static inline T f_sync_##name##_inline_(f_frame *fr, f_##name##_func fn)                   \
     {                                                                                          \
-        struct f_deque_ *d = f_deque_;                                                         \
+        struct f_deque_ *d = &f_deque_;                                                        \
         struct f_task_ *t;                                                                     \
         T r;                                                                                   \
         if (fr == (f_frame *)0)  /* as its fork: nothing to sync */                            \
             return (T)0;                                                                       \
         t = *fr;                                                                               \
         if (F_LIKELY_(t == d->bottom_ && --t >= d->floor_)) {                                  \
-            if (F_LIKELY_(t->fn_ == (void (*)(void))fn && fn != (f_##name##_func)0)) {         \
+            unsigned long word = t->word_;                                                     \
+            if (F_LIKELY_(word == f_word_(KIND | F_NOARGS_, (void (*)(void))fn))) {            \
+                d->bottom_ = t;                                                                \
+                *fr = t;                                                                       \
+                return fn(t, t->i_, 0, (void *)0);                                             \
+            }                                                                                  \
+            if (word == f_word_(KIND, (void (*)(void))fn)) {                                   \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \
                 return fn(t, t->i_, t->j_, t->arg_);                                           \
             }                                                                                  \
-            if (t->kind_ == F_KIND_DONE_) {                                                    \
+            if (word == f_word_(F_KIND_DONE_, (void (*)(void))0)) {                            \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \
                 return t->result_.member;                                                      \
             }                                                                                  \
         }                                                                                      \
         r = f_sync_typed_(KIND).member;                                                        \
-        *fr = f_deque_->bottom_;                                                               \
+        *fr = d->bottom_;                                                                      \
         return r;                                                                              \
     }
 F_TYPED_FORK_(long, long, F_KIND_LONG_, l)

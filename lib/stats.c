@@ -28,9 +28,9 @@ static struct f_stats of(const struct fi_server *s)
     struct f_stats t = s->stats;
     /* Every slot pushed here, less the live ones, ran here or on a thief:
      * a filament counts where it ran. */
-    t.filaments_run += d->own.forks_ + d->carried - d->lost - fi_bottom(d) + d->taken;
-    t.forks = d->own.forks_ + d->own.pruned_;  /* pushed + pruned */
-    t.pruned_forks = d->own.pruned_;
+    t.filaments_run += d->own->forks_ + d->carried - d->lost - fi_bottom(d) + d->taken;
+    t.forks = d->own->forks_ + d->own->pruned_;  /* pushed + pruned */
+    t.pruned_forks = d->own->pruned_;
     t.peak_live_forks = d->peak;
     return t;
 }
@@ -60,7 +60,7 @@ int f_reset_stats(void)
     for (int s = 0; s < fi_lib.nservers; ++s) {
         struct fi_server *t = &fi_lib.servers[s];
         memset(&t->stats, 0, sizeof t->stats);
-        t->deque.own.forks_ = t->deque.own.pruned_ = 0;
+        t->deque.own->forks_ = t->deque.own->pruned_ = 0;
         t->deque.lost = t->deque.taken = 0;
         t->deque.carried = t->deque.peak = fi_bottom(&t->deque);
         fi_forkjoin_bounds(&t->deque);

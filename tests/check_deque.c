@@ -29,9 +29,9 @@ static struct fi_deque *my_deque(void)
 static void owner_invariants(void)
 {
     struct fi_deque *d = my_deque();
-    struct f_deque_ *o = &d->own;
+    struct f_deque_ *o = d->own;
     AO_t ts = AO_load(&d->ts);
-    FJ_REQUIRE(o == f_deque_);
+    FJ_REQUIRE(o == &f_deque_);
     FJ_REQUIRE(FI_TS_SPLIT(ts) == d->split);    /* only the owner moves split */
     FJ_REQUIRE(FI_TS_TOP(ts) <= d->split);
     FJ_REQUIRE(d->split <= fi_bottom(d));
@@ -59,11 +59,11 @@ static void deques_clean(void)
         ck_assert_msg(d->npruned == 0, "server %d: %zu pruned results left after a run", s,
                       d->npruned);
         for (size_t k = 0; k < d->peak && k < d->cap; ++k)
-            if (AO_load(fi_task_done(&d->own.slot_[k])) != 0 ||
-                AO_load(fi_task_thief(&d->own.slot_[k])) != 0)
+            if (AO_load(fi_task_done(&d->own->slot_[k])) != 0 ||
+                AO_load(fi_task_thief(&d->own->slot_[k])) != 0)
                 ck_abort_msg("server %d slot %zu: done %lu thief %lu after a run", s, k,
-                             (unsigned long)AO_load(fi_task_done(&d->own.slot_[k])),
-                             (unsigned long)AO_load(fi_task_thief(&d->own.slot_[k])));
+                             (unsigned long)AO_load(fi_task_done(&d->own->slot_[k])),
+                             (unsigned long)AO_load(fi_task_thief(&d->own->slot_[k])));
     }
 }
 
@@ -191,7 +191,7 @@ static void typed_publish_steps(long unused, long unused2, void *unused3)
         FJ_REQUIRE(d->split == base + 2 && fi_bottom(d) == base + 5);
         FJ_REQUIRE(AO_load(fi_deque_peak(d)) != 0 && AO_load(fi_deque_limit(d)) != 0);
     }
-    FJ_REQUIRE(fr == d->own.bottom_);
+    FJ_REQUIRE(fr == d->own->bottom_);
     for (long k = 4; k >= 0; --k)
         FJ_REQUIRE(f_sync_long(&fr, typed_value) == 10 * k);
     owner_invariants();
@@ -201,6 +201,78 @@ static void typed_publish_steps(long unused, long unused2, void *unused3)
 START_TEST(test_deque_typed_publish_steps)
 {
     run_steps(_i, typed_publish_steps);
+}
+END_TEST
+
+/*
+ * A typed fork whose compiler saw j = 0 and arg = NULL stores neither (its
+ * slot's word carries F_NOARGS_): whatever runs the slot must pass 0 and
+ * NULL, not what an earlier fork left there.  Each slot is first used by a
+ * fork with arguments, then by one without, which runs by the inline sync,
+ * by a sync that names another function (the library), or, published and
+ * waited for, by a thief where there is one; a child run elsewhere reports
+ * what it saw through noargs_seen, as it has no argument to do so.
+ */
+static atomic_int noargs_stolen, noargs_bad;
+
+static long args_echo(f_frame fr, long k, long j, void *arg)
+{
+    if (j != 0 || arg != NULL)
+        atomic_store(&noargs_bad, 1);
+    return k;
+}
+
+/* The forks with arguments, which leave them in the slots. */
+static long args_given(f_frame fr, long k, long j, void *arg)
+{
+    return k;
+}
+
+static long args_other(f_frame fr, long k, long j, void *arg)
+{
+    return -1;
+}
+
+static long args_elsewhere(f_frame fr, long k, long j, void *arg)
+{
+    if (f_my_server() != (int)k)
+        atomic_store(&noargs_stolen, 1);
+    return args_echo(fr, k, j, arg);
+}
+
+static void noargs_steps(long unused, long unused2, void *unused3)
+{
+    static long stale;
+    struct fi_deque *d = my_deque();
+    f_frame fr = f_frame_here();
+    long me = f_my_server();
+    for (long k = 0; k < 2; ++k)
+        FJ_REQUIRE(f_fork_long(&fr, args_given, k, 7, &stale) == F_OK);
+    for (long k = 1; k >= 0; --k)
+        FJ_REQUIRE(f_sync_long(&fr, args_given) == k);
+    FJ_REQUIRE(f_fork_long(&fr, args_echo, 5, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_sync_long(&fr, args_echo) == 5);
+    FJ_REQUIRE(f_fork_long(&fr, args_echo, 6, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_sync_long(&fr, args_other) == 6);    /* by the library */
+    FJ_REQUIRE(f_fork_long(&fr, args_elsewhere, me, 0, NULL) == F_OK);
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(f_fork_long(&fr, args_given, 8, 7, &stale) == F_OK);    /* publishes the first */
+    owner_invariants();
+    FJ_REQUIRE(d->split > fi_base(d));
+    if (f_num_servers() > 1)
+        await(&noargs_stolen);
+    FJ_REQUIRE(f_sync_long(&fr, args_given) == 8);
+    FJ_REQUIRE(f_sync_long(&fr, args_elsewhere) == me);
+    FJ_REQUIRE(atomic_load(&noargs_bad) == 0);
+    owner_invariants();
+}
+
+START_TEST(test_deque_typed_noargs_steps)
+{
+    atomic_store(&noargs_stolen, 0);
+    atomic_store(&noargs_bad, 0);
+    run_steps(_i, noargs_steps);
+    ck_assert_int_eq(atomic_load(&noargs_bad), 0);
 }
 END_TEST
 
@@ -217,7 +289,7 @@ static void mark_now(long unused, long unused2, void *unused3)
 static void auto_steps(long unused, long unused2, void *unused3)
 {
     struct fi_deque *d = my_deque();
-    struct f_deque_ *o = &d->own;
+    struct f_deque_ *o = d->own;
     size_t base = fi_base(d);
     unsigned long pruned = o->pruned_;
     for (int k = 0; k < FI_PRUNE_DEPTH; ++k)
@@ -275,7 +347,7 @@ static long typed_child(f_frame fr, long unused, long unused2, void *out)
     struct fi_deque *d = my_deque();
     long *seen = out;
     size_t bottom = fi_bottom(d);
-    seen[0] = fr == d->own.bottom_;             /* 1: its frame is the bottom */
+    seen[0] = fr == d->own->bottom_;             /* 1: its frame is the bottom */
     FJ_REQUIRE(f_fork(own_child, 0, 0, NULL) == F_OK);
     FJ_REQUIRE(f_join() == F_OK);
     seen[1] = atomic_load(&own_child_ran);      /* 1: its join ran its own child */
@@ -502,7 +574,7 @@ static void frame_invariants(void)
 {
     struct fi_deque *d = my_deque();
     owner_invariants();
-    FJ_REQUIRE(d->own.floor_ >= d->own.base_);
+    FJ_REQUIRE(d->own->floor_ >= d->own->base_);
 }
 
 /* A binary tree: invariants at entry, after the forks and after the join;
@@ -701,6 +773,7 @@ Suite *make_suite(void)
     TCase *core = fj_tcase(s, "core");
     FJ_ADD(core, test_deque_publish_steps, 0, 8);
     FJ_ADD(core, test_deque_typed_publish_steps, 0, 8);
+    FJ_ADD(core, test_deque_typed_noargs_steps, 0, 8);
     FJ_ADD(core, test_deque_auto_prune_steps, 0, 8);
     FJ_ADD(core, test_deque_typed_child_base, 0, 4);
     FJ_ADD(core, test_deque_tree_invariants, 0, 32);
