@@ -331,9 +331,14 @@ F_API f_frame f_frame_here(void);
  * both and a sync compares one word against the function it names.  An
  * untyped slot's word is its function, unchanged.  F_NOARGS_: the fork's j
  * and arg were the constants 0 and NULL and were not stored (a typed fork
- * whose compiler could see that). */
+ * whose compiler could see that).  F_MARK_: the library's, on the slots
+ * that an inline pop must leave to it (public ones, the slot below a
+ * filament's first child; doc/design.md, "Fork/join"): no inline pop takes
+ * a marked word, so that none needs a bound of its own. */
 enum { F_KIND_VOID_, F_KIND_LONG_, F_KIND_DOUBLE_, F_KIND_PTR_, F_KIND_DONE_ };
+#define F_KIND_BITS_ 7UL
 #define F_NOARGS_ 8UL
+#define F_MARK_ 0x80UL
 #define F_KIND_SHIFT_ 56
 #define F_FN_MASK_ ((1UL << F_KIND_SHIFT_) - 1)
 
@@ -366,8 +371,6 @@ struct f_deque_ {
     struct f_task_ *bottom_;  /* the next free slot */
     struct f_task_ *limit_;   /* an untyped fork at bottom_ >= limit_ goes through the
                                  library; a thief that wants work sets it to NULL (atomic) */
-    struct f_task_ *floor_;   /* a pop of a slot below floor_ goes through the library; it is
-                                 at least the split, and base_ where a frame can see it */
     struct f_task_ *base_;    /* the running filament's first child */
     struct f_task_ *prune_;   /* past limit_ (unless NULL), an untyped fork at bottom_ >= prune_
                                  is a call */
@@ -458,8 +461,9 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 
 /* Pop and call the running filament's private untyped children, newest
  * first, each as a filament of its own (its children begin at its slot);
- * the library does the rest (public children, a typed child).  An untyped
- * slot's word is its function: a word at or above 2^56 is any other kind.
+ * the library does the rest (marked slots, a typed child).  An untyped
+ * slot's word is its function: a word at or above 2^56 is any other kind,
+ * or marked.
  * A child returns with base_ as it found it, its slot, and the last child
  * lies at base: so base_ is base again when the loop ends, and only the
  * library needs it put back. */
@@ -469,7 +473,7 @@ static inline int f_join_inline_(void)
     struct f_task_ *base = d->base_, *t;
     while ((t = d->bottom_) > base) {
         unsigned long word = (--t)->word_;
-        if (!F_LIKELY_(t >= d->floor_ && word <= F_FN_MASK_)) {
+        if (!F_LIKELY_(word <= F_FN_MASK_)) {
             d->base_ = base;
             return (f_join)();
         }
@@ -486,30 +490,18 @@ static inline int f_join_inline_(void)
 F_API int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg);
 F_API f_value f_sync_typed_(unsigned long kind);
 
-/* The bottom, as a frame; and floor_ raised to base_, so that no sync
- * through this frame pops a slot that the calling filament did not fork:
- * an untyped child that a join or a pruned fork calls inline gets a base_
- * of its own, and the floor_ to match only here or from the library. */
-static inline f_frame f_frame_here_inline_(void)
-{
-    struct f_deque_ *d = &f_deque_;
-    if (d->floor_ < d->base_)
-        d->floor_ = d->base_;
-    return d->bottom_;
-}
-#define f_frame_here() f_frame_here_inline_()
-
 /* Typed forks: push at the frame, if it is the bottom and below peak_, the
  * highest bottom so far (a new peak goes to the library), which a thief
  * that asks for work zeroes.  No pruning threshold stops them: a pushed
  * child that its sync calls costs no more than the call a pruned fork
  * would make, and leaves that call in tail position (f_fork(3)); the
  * library prunes them only in a full deque.  A sync pops the slot under
- * the frame, if that is the bottom and not below floor_, which is not
- * below the calling filament's base_ wherever a frame comes from (the
- * library, f_frame_here), so that one compare stands for both.  A slot
+ * the frame, if the frame is the bottom; the library marks the slot below
+ * the calling filament's first child wherever it hands out a frame there
+ * (doc/design.md, "Fork/join"), so no sync pops a slot of another's
+ * without a bound to compare with.  A slot
  * whose word is the named function of this kind (only a typed fork of it
- * writes one) is called directly, as a plain call with nothing after it
+ * writes one; a marked one differs) is called directly, as a plain call with nothing after it
  * (the caller's base_; its leftovers for the caller's next sync or join),
  * so that the compiler can make the recursion a loop: first the word of a
  * fork without arguments, which is the one to expect where the compiler
@@ -543,8 +535,8 @@ static inline f_frame f_frame_here_inline_(void)
         if (fr == (f_frame *)0)  /* as its fork: nothing to sync */                            \
             return (T)0;                                                                       \
         t = *fr;                                                                               \
-        if (F_LIKELY_(t == d->bottom_ && --t >= d->floor_)) {                                  \
-            unsigned long word = t->word_;                                                     \
+        if (F_LIKELY_(t == d->bottom_)) {                                                      \
+            unsigned long word = (--t)->word_;                                                 \
             if (F_LIKELY_(word == f_word_(KIND | F_NOARGS_, (void (*)(void))fn))) {            \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \

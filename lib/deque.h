@@ -30,7 +30,25 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(unsigned long) && sizeof(long) =
 /* A slot's word, taken apart (filaments.h, struct f_task_). */
 static inline unsigned long fi_task_kind(const struct f_task_ *t)
 {
-    return t->word_ >> F_KIND_SHIFT_ & ~F_NOARGS_;
+    return t->word_ >> F_KIND_SHIFT_ & F_KIND_BITS_;
+}
+
+/* The mark that keeps the inline pops off a slot (filaments.h, F_MARK_):
+ * the owner's alone to set and take off, while the slot is private, or
+ * before it publishes it. */
+static inline int fi_task_marked(const struct f_task_ *t)
+{
+    return (t->word_ >> F_KIND_SHIFT_ & F_MARK_) != 0;
+}
+
+static inline void fi_task_mark(struct f_task_ *t)
+{
+    t->word_ |= F_MARK_ << F_KIND_SHIFT_;
+}
+
+static inline void fi_task_unmark(struct f_task_ *t)
+{
+    t->word_ &= ~(F_MARK_ << F_KIND_SHIFT_);
 }
 
 static inline void (*fi_task_fn(const struct f_task_ *t))(void)

@@ -47,12 +47,12 @@
 
 /* Outside the servers: every fast path fails and calls the library.  A
  * fork finds no room (bottom > limit) and no pruning (bottom < prune); a
- * join or sync finds a child (bottom > base) below the floor. */
-static struct f_task_ no_slot[2];
+ * join or sync finds a child (bottom > base), marked. */
+static struct f_task_ no_slot[2] = { { .word_ = F_MARK_ << F_KIND_SHIFT_ } };
 #define NO_DEQUE                                                                               \
     {                                                                                          \
-        .bottom_ = no_slot + 1, .limit_ = no_slot, .floor_ = no_slot + 1, .base_ = no_slot,    \
-        .prune_ = no_slot + 2, .peak_ = no_slot, .slot_ = no_slot                              \
+        .bottom_ = no_slot + 1, .limit_ = no_slot, .base_ = no_slot, .prune_ = no_slot + 2,    \
+        .peak_ = no_slot, .slot_ = no_slot                                                     \
     }
 static const struct f_deque_ no_deque = NO_DEQUE;
 F_API __thread struct f_deque_ f_deque_ = NO_DEQUE;
@@ -63,9 +63,13 @@ int fi_deque_init(struct fi_deque *d)
     d->cap = FI_DEQUE_SLOTS;
     /* Zeroed (done and thief start at 0) and touched only as used. */
     d->own = &d->home;
-    d->own->slot_ = fi_alloc_zeroed_pages(d->cap * sizeof *d->own->slot_);
-    if (d->own->slot_ == NULL)
+    /* One more, marked, below the first: a sync at the first slot reads a
+     * mark there, where the library has the last word. */
+    struct f_task_ *pages = fi_alloc_zeroed_pages((d->cap + 1) * sizeof *pages);
+    if (pages == NULL)
         return F_ENOMEM;
+    fi_task_mark(pages);
+    d->own->slot_ = pages + 1;
     d->own->bottom_ = d->own->base_ = d->own->slot_;
     AO_store(&d->ts, FI_TS(0, 0));
     AO_store(&d->splitreq, 0);
@@ -78,7 +82,8 @@ void fi_deque_destroy(struct fi_deque *d)
 {
     if (d->own == NULL)
         return;
-    fi_free_pages(d->own->slot_, d->cap * sizeof *d->own->slot_);
+    if (d->own->slot_ != NULL)
+        fi_free_pages(d->own->slot_ - 1, (d->cap + 1) * sizeof *d->own->slot_);
     fi_free(d->pruned);
     d->own->slot_ = NULL;
     d->pruned = NULL;
@@ -122,19 +127,34 @@ static void set_bound(const struct fi_deque *d, volatile AO_t *bound, struct f_t
 }
 
 /*
- * The lowest slot an inline pop may take: none below split (public), and
- * none below base (the running filament's first child), so that a typed
- * sync's fast path makes one compare for both (filaments.h).  Pruned typed
- * results lie above every slot (they are made only in a full deque):
- * while there are any, every pop goes through f_sync_typed_ or
- * join_untyped, which see them; and while the thread holds a lock
- * (--enable-debug), every pop goes to the library, which refuses f_join.
+ * Pruned typed results lie above every slot (they are made only in a full
+ * deque): while there are any, every fork and every pop goes through the
+ * library, which sees them; and so while the thread holds a lock
+ * (--enable-debug), so that the library refuses f_join.  The bounds of
+ * both inline forks are 0 then, and the top slot is marked (public ones
+ * are marked already), so that the inline pops stop at once.
  */
-static void set_floor(struct fi_deque *d)
+static int fenced(const struct fi_deque *d)
 {
-    struct f_deque_ *o = d->own;
-    struct f_task_ *floor = o->slot_ + (d->npruned > 0 || fi_locks_held() ? d->cap : d->split);
-    o->floor_ = floor > o->base_ ? floor : o->base_;
+    return d->npruned > 0 || fi_locks_held();
+}
+
+/*
+ * Mark the slot below the running filament's first child, if it is
+ * private and no child lies above it, so that no sync through a frame at
+ * base pops a slot of another filament's (doc/design.md, "Fork/join").
+ * 1 if this call marked it: the caller may take the mark off again.
+ */
+static int guard_base(struct fi_deque *d)
+{
+    size_t base = fi_base(d);
+    if (base == 0 || base - 1 < d->split || fi_bottom(d) != base)
+        return 0;
+    struct f_task_ *below = &d->own->slot_[base - 1];
+    if (fi_task_marked(below))
+        return 0;
+    fi_task_mark(below);
+    return 1;
 }
 
 /* Recompute the fast paths' bounds after bottom, split, the pruned results,
@@ -154,11 +174,12 @@ void fi_forkjoin_bounds(struct fi_deque *d)
     size_t limit = prune;
     if (d->peak < limit)
         limit = d->peak;    /* a new peak goes through the slow path, once */
+    int fence = fenced(d);
     d->own->prune_ = d->own->slot_ + prune;
-    set_bound(d, fi_deque_limit(d), d->own->slot_ + limit);
-    set_bound(d, fi_deque_peak(d), d->own->slot_ + d->peak);
-
-    set_floor(d);
+    set_bound(d, fi_deque_limit(d), fence ? NULL : d->own->slot_ + limit);
+    set_bound(d, fi_deque_peak(d), fence ? NULL : d->own->slot_ + d->peak);
+    if (fence && fi_bottom(d) > d->split)
+        fi_task_mark(d->own->bottom_ - 1);
 }
 
 void fi_forkjoin_begin_run(struct fi_server *me)
@@ -211,7 +232,7 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
         return;    /* a pruned typed fork: its result is there */
     struct f_task_ *saved = o->base_;
     o->base_ = o->bottom_;
-    set_floor(&me->deque);
+    int guarded = guard_base(&me->deque);
     void (*fn)(void) = fi_task_fn(t);
     long i = t->i_, j = fi_task_j(t);
     void *arg = fi_task_arg(t);
@@ -223,8 +244,11 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
     }
     if (o->bottom_ != o->base_)
         join_untyped(me, fi_base(&me->deque));
+    /* Still private (no pop of ours took back a slot below base, so it was
+     * private throughout), and so ours to unmark. */
+    if (guarded && fi_base(&me->deque) - 1 >= me->deque.split)
+        fi_task_unmark(o->base_ - 1);
     o->base_ = saved;
-    set_floor(&me->deque);
     if (kind != F_KIND_VOID_)
         t->result_ = r;
 }
@@ -428,8 +452,11 @@ static void join_untyped(struct fi_server *me, size_t base)
         }
         AO_t ts = AO_load(&d->ts);
         if (FI_TS_TOP(ts) <= v) {
-            /* Public: take [v, split) back, as pop does for one slot. */
+            /* Public: take [v, split) back, as pop does for one slot, and
+             * take their marks off: no thief reads them now. */
             if (AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), v))) {
+                for (size_t k = v; k < d->split; ++k)
+                    fi_task_unmark(&o->slot_[k]);
                 d->split = v;
                 fi_forkjoin_bounds(d);
             }
@@ -484,8 +511,10 @@ static void publish(struct fi_server *me)
     if (private == 0 || me->in_barrier)
         return;    /* leave the request standing for the next fork */
     size_t split = d->split + (private + 1) / 2;
+    for (size_t k = d->split; k < split; ++k)
+        fi_task_mark(&d->own->slot_[k]);    /* no inline pop takes a public slot */
     AO_t ts = AO_load(&d->ts);
-    /* Full: the slots before the new split, to a thief's acquiring CAS;
+    /* Full: the slots before the new split, marks and all, to a thief's acquiring CAS;
      * and our store of ts before our look at the sleepers. */
     while (!AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), split)))
         ts = AO_load(&d->ts);
@@ -523,6 +552,7 @@ static int fork_root(void (*fn)(void), long i, long j, void *arg)
     if (fi_bottom(d) == d->cap)
         return F_ENOMEM;
     push_slot(d, F_KIND_VOID_, fn, i, j, arg);
+    fi_task_mark(d->own->bottom_ - 1);    /* public */
     d->split = fi_bottom(d);
     AO_store(&d->ts, FI_TS(0, d->split));
     return F_OK;
@@ -669,12 +699,9 @@ int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
  * children count: its slots from base up, its pruned results; with none,
  * its parent's typed child stays for the parent's sync.
  */
-f_value f_sync_typed_(unsigned long kind)
+static f_value sync_slow(struct fi_server *me, unsigned long kind)
 {
     f_value none = { 0 };
-    struct fi_server *me = fi_self;
-    if (me == NULL || me->creating)
-        return none;
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = d->own;
     for (;;) {
@@ -695,14 +722,44 @@ f_value f_sync_typed_(unsigned long kind)
     }
 }
 
+/* The calling server, if it may fork: a server outside its creator. */
+static struct fi_server *forking_server(void)
+{
+    struct fi_server *me = fi_self;
+    return me != NULL && !me->creating ? me : NULL;
+}
+
+/* The frame the inlines take after a typed fork or sync of the library's,
+ * or from f_frame_here: the bottom, guarded where it is the base. */
+static void guard_frame(void)
+{
+    struct fi_server *me = forking_server();
+    if (me != NULL)
+        guard_base(&me->deque);
+}
+
+f_value f_sync_typed_(unsigned long kind)
+{
+    struct fi_server *me = forking_server();
+    f_value none = { 0 };
+    if (me == NULL)
+        return none;
+    f_value v = sync_slow(me, kind);
+    guard_frame();
+    return v;
+}
+
 int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg)
 {
-    return fork_any(kind, fn, NULL, i, j, arg);
+    int rc = fork_any(kind, fn, NULL, i, j, arg);
+    guard_frame();
+    return rc;
 }
 
 f_frame(f_frame_here)(void)
 {
-    return f_frame_here();
+    guard_frame();
+    return f_deque_.bottom_;
 }
 
 /* The typed calls out of line: the inlines (filaments.h). */

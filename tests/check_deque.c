@@ -37,7 +37,9 @@ static void owner_invariants(void)
     FJ_REQUIRE(d->split <= fi_bottom(d));
     FJ_REQUIRE(fi_bottom(d) <= d->cap);
     FJ_REQUIRE(fi_base(d) <= fi_bottom(d));
-    FJ_REQUIRE(fi_slot_index(d, o->floor_) >= d->split);
+    /* Public and stolen slots are marked, so that no inline pop takes one. */
+    for (size_t k = 0; k < d->split; ++k)
+        FJ_REQUIRE(fi_task_marked(&o->slot_[k]));
     AO_t limit = AO_load(fi_deque_limit(d));
     FJ_REQUIRE(limit == 0 || fi_slot_index(d, (struct f_task_ *)limit) <= d->cap);
     /* Private slots have never been claimed by a thief. */
@@ -273,6 +275,84 @@ START_TEST(test_deque_typed_noargs_steps)
     atomic_store(&noargs_bad, 0);
     run_steps(_i, noargs_steps);
     ck_assert_int_eq(atomic_load(&noargs_bad), 0);
+}
+END_TEST
+
+/*
+ * The marks that keep the inline pops off a slot (doc/design.md,
+ * "Fork/join").  A filament that the library runs with its frame at its
+ * base finds the slot below marked, even where that slot holds a typed
+ * fork of the very function its spurious sync names, and the mark comes
+ * off when it returns: the parent's next sync is inline again.  A public
+ * slot that a join takes back loses its mark.
+ */
+static long guard_value(f_frame fr, long k, long unused, void *unused2)
+{
+    return k;
+}
+
+static long guard_child(f_frame fr, long k, long unused, void *unused2)
+{
+    struct fi_deque *d = my_deque();
+    FJ_REQUIRE(fr == d->own->base_ && fr == d->own->bottom_);
+    FJ_REQUIRE(fi_task_marked(fr - 1));
+    FJ_REQUIRE(f_sync_long(&fr, guard_value) == 0);    /* nothing of its own to sync */
+    return k;
+}
+
+static void guard_steps(long unused, long unused2, void *unused3)
+{
+    struct fi_deque *d = my_deque();
+    f_frame fr = f_frame_here();
+    size_t b = fi_bottom(d);
+    FJ_REQUIRE(f_fork_long(&fr, guard_value, 1, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long(&fr, guard_child, 2, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_sync_long(&fr, guard_value) == 2);    /* names another: the library runs it */
+    FJ_REQUIRE(fi_bottom(d) == b + 1 && !fi_task_marked(&d->own->slot_[b]));
+    FJ_REQUIRE(f_sync_long(&fr, guard_value) == 1);
+    owner_invariants();
+}
+
+START_TEST(test_deque_base_guard_steps)
+{
+    run_steps(_i, guard_steps);
+}
+END_TEST
+
+static atomic_int untyped_ran;
+
+static void count_untyped(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&untyped_ran, 1);
+}
+
+static void take_back_steps(long unused, long unused2, void *unused3)
+{
+    struct fi_deque *d = my_deque();
+    f_frame fr = f_frame_here();
+    size_t b = fi_bottom(d);
+    FJ_REQUIRE(f_fork(count_untyped, 0, 0, NULL) == F_OK);
+    fr = f_frame_here();
+    FJ_REQUIRE(f_fork_long(&fr, guard_value, 1, 0, NULL) == F_OK);
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(f_fork_long(&fr, guard_value, 2, 0, NULL) == F_OK);    /* publishes slot b */
+    owner_invariants();
+    FJ_REQUIRE(d->split > b);
+    FJ_REQUIRE(f_join() == F_OK);    /* takes b back, or waits for its thief */
+    FJ_REQUIRE(atomic_load(&untyped_ran) == 1);
+    owner_invariants();
+    for (size_t k = d->split; k < fi_bottom(d); ++k)
+        FJ_REQUIRE(!fi_task_marked(&d->own->slot_[k]));
+    FJ_REQUIRE(f_sync_long(&fr, guard_value) == 2);
+    FJ_REQUIRE(f_sync_long(&fr, guard_value) == 1);
+    owner_invariants();
+}
+
+START_TEST(test_deque_take_back_steps)
+{
+    atomic_store(&untyped_ran, 0);
+    run_steps(_i, take_back_steps);
+    ck_assert_int_eq(atomic_load(&untyped_ran), 1);
 }
 END_TEST
 
@@ -568,13 +648,15 @@ static long tree_long(f_frame fr, long depth, long typed, void *unused)
     return r;
 }
 
-/* The owner's invariants, and one more where the caller holds a frame:
- * no sync of it pops below its base (filaments.h, f_frame_here). */
+/* The owner's invariants, and one more where the caller holds a frame
+ * from f_frame_here: no sync of it pops below its base, whose slot below
+ * is marked if the frame is the base (doc/design.md, "Fork/join"). */
 static void frame_invariants(void)
 {
     struct fi_deque *d = my_deque();
     owner_invariants();
-    FJ_REQUIRE(d->own->floor_ >= d->own->base_);
+    size_t base = fi_base(d);
+    FJ_REQUIRE(base == 0 || fi_bottom(d) != base || fi_task_marked(&d->own->slot_[base - 1]));
 }
 
 /* A binary tree: invariants at entry, after the forks and after the join;
@@ -774,6 +856,8 @@ Suite *make_suite(void)
     FJ_ADD(core, test_deque_publish_steps, 0, 8);
     FJ_ADD(core, test_deque_typed_publish_steps, 0, 8);
     FJ_ADD(core, test_deque_typed_noargs_steps, 0, 8);
+    FJ_ADD(core, test_deque_base_guard_steps, 0, 8);
+    FJ_ADD(core, test_deque_take_back_steps, 0, 16);
     FJ_ADD(core, test_deque_auto_prune_steps, 0, 8);
     FJ_ADD(core, test_deque_typed_child_base, 0, 4);
     FJ_ADD(core, test_deque_tree_invariants, 0, 32);
