@@ -329,22 +329,27 @@ F_API f_frame f_frame_here(void);
  * the function's address (user-space code lies below 2^56 on every 64-bit
  * system that the library builds on), so that a fork stores one word for
  * both and a sync compares one word against the function it names.  An
- * untyped slot's word is its function, unchanged.  F_NOARGS_: the fork's j
- * and arg were the constants 0 and NULL and were not stored (a typed fork
- * whose compiler could see that).  F_MARK_: the library's, on the slots
- * that an inline pop must leave to it (public ones, the slot below a
- * filament's first child; doc/design.md, "Fork/join"): no inline pop takes
- * a marked word, so that none needs a bound of its own. */
+ * untyped slot's word is its function, unchanged, and every other word
+ * has its top bit set (F_NOT_UNTYPED_), so that a join's test is the sign.
+ * F_NOARGS_: the fork's j and arg were the constants 0 and NULL and were
+ * not stored (a typed fork whose compiler could see that).  F_MARK_: the
+ * library's, on the slots that an inline pop must leave to it (public
+ * ones, the slot below a filament's first child; doc/design.md,
+ * "Fork/join"), with the top bit: no inline pop takes a marked word, so
+ * that none needs a bound of its own. */
 enum { F_KIND_VOID_, F_KIND_LONG_, F_KIND_DOUBLE_, F_KIND_PTR_, F_KIND_DONE_ };
 #define F_KIND_BITS_ 7UL
 #define F_NOARGS_ 8UL
-#define F_MARK_ 0x80UL
+#define F_MARK_ 0x40UL
+#define F_NOT_UNTYPED_ 0x80UL
 #define F_KIND_SHIFT_ 56
 #define F_FN_MASK_ ((1UL << F_KIND_SHIFT_) - 1)
 
+/* A word of the kind (and F_NOARGS_) for fn. */
 static inline unsigned long f_word_(unsigned long kind, void (*fn)(void))
 {
-    unsigned long word = (unsigned long)fn | kind << F_KIND_SHIFT_;
+    unsigned long tag = kind != F_KIND_VOID_ ? kind | F_NOT_UNTYPED_ : 0;
+    unsigned long word = (unsigned long)fn | tag << F_KIND_SHIFT_;
 #if defined(__GNUC__)
     /* Made once per function and kept in a register, where the fork stores
      * it and the sync compares with it: without this the compiler makes it
@@ -387,11 +392,12 @@ struct f_deque_ {
 #if defined(__GNUC__)
 extern F_API __thread struct f_deque_ f_deque_ __attribute__((tls_model("initial-exec")));
 #define F_LIKELY_(x) __builtin_expect(!!(x), 1)
+/* A bound that a thief may zero, read once without ordering: as AO_load
+ * reads it (volatile), and for ThreadSanitizer, which must see an atomic
+ * load, as one. */
 #if defined(__SANITIZE_THREAD__)
 #define F_LOAD_BOUND_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #else
-/* A relaxed load as libatomic_ops makes it (AO_load: volatile), which the
- * compiler may fold into the compare, as it never folds an __atomic load. */
 #define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
 #endif
 /* j and arg are the constants 0 and NULL where the fork is compiled. */
@@ -401,6 +407,24 @@ extern F_API _Thread_local struct f_deque_ f_deque_;
 #define F_LIKELY_(x) (x)
 #define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
 #define F_NO_ARGS_(j, arg) 0
+#endif
+
+/* Is t below the bound at p, read once?  On x86-64 the compare reads it
+ * itself (one instruction where a compiler makes a volatile load and a
+ * compare two); elsewhere, and for ThreadSanitizer, F_LOAD_BOUND_. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__) &&            \
+    !defined(__SANITIZE_THREAD__)
+static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const *p)
+{
+    int below;
+    __asm__("cmpq %2, %1" : "=@ccb"(below) : "r"(t), "m"(*p));
+    return below;
+}
+#else
+static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const *p)
+{
+    return t < F_LOAD_BOUND_(p);
+}
 #endif
 
 /* Where a fork at slot t (the bottom) goes: a slot pushed below the limit
@@ -473,7 +497,7 @@ static inline int f_join_inline_(void)
     struct f_task_ *base = d->base_, *t;
     while ((t = d->bottom_) > base) {
         unsigned long word = (--t)->word_;
-        if (!F_LIKELY_(word <= F_FN_MASK_)) {
+        if (!F_LIKELY_((long)word >= 0)) {
             d->base_ = base;
             return (f_join)();
         }
@@ -517,7 +541,7 @@ F_API f_value f_sync_typed_(unsigned long kind);
         if (fr == (f_frame *)0)  /* no frame: refused as a NULL fn is (F_ESTATE first) */      \
             return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
         t = *fr;                                                                               \
-        if (F_LIKELY_(t == d->bottom_ && t < F_LOAD_BOUND_(&d->peak_) &&                       \
+        if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_) &&                       \
                       fn != (f_##name##_func)0)) {                                             \
             f_write_slot_(d, t, KIND, (void (*)(void))fn, i, j, arg);                          \
             *fr = t + 1;                                                                       \

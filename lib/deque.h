@@ -43,12 +43,15 @@ static inline int fi_task_marked(const struct f_task_ *t)
 
 static inline void fi_task_mark(struct f_task_ *t)
 {
-    t->word_ |= F_MARK_ << F_KIND_SHIFT_;
+    t->word_ |= (F_MARK_ | F_NOT_UNTYPED_) << F_KIND_SHIFT_;
 }
 
+/* An untyped slot's word is its function again, with no top bit. */
 static inline void fi_task_unmark(struct f_task_ *t)
 {
     t->word_ &= ~(F_MARK_ << F_KIND_SHIFT_);
+    if (fi_task_kind(t) == F_KIND_VOID_)
+        t->word_ &= F_FN_MASK_;
 }
 
 static inline void (*fi_task_fn(const struct f_task_ *t))(void)

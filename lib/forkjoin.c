@@ -48,7 +48,7 @@
 /* Outside the servers: every fast path fails and calls the library.  A
  * fork finds no room (bottom > limit) and no pruning (bottom < prune); a
  * join or sync finds a child (bottom > base), marked. */
-static struct f_task_ no_slot[2] = { { .word_ = F_MARK_ << F_KIND_SHIFT_ } };
+static struct f_task_ no_slot[2] = { { .word_ = (F_MARK_ | F_NOT_UNTYPED_) << F_KIND_SHIFT_ } };
 #define NO_DEQUE                                                                               \
     {                                                                                          \
         .bottom_ = no_slot + 1, .limit_ = no_slot, .base_ = no_slot, .prune_ = no_slot + 2,    \
