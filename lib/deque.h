@@ -13,10 +13,12 @@
  * that ran on another server touch a shared word.
  *
  * The owner's part (struct f_deque_, filaments.h) is what the inline fast
- * paths of f_fork, f_join and the typed forks read and write; its bounds
- * keep them off everything else: a fork at bottom >= limit and a pop of a
- * slot below floor go through forkjoin.c, which keeps the bounds right
- * (fi_forkjoin_bounds).  doc/design.md, "Fork/join", has the states.
+ * paths of f_fork, f_join and the typed forks read and write, in the
+ * server's thread; its bounds and the marks in the slots' words keep them
+ * off everything else: a fork at bottom >= limit and a pop of a marked
+ * slot go through forkjoin.c, which keeps both right (fi_forkjoin_bounds,
+ * the marks of publish and of a filament's base).  doc/design.md,
+ * "Fork/join", has the states.
  */
 #ifndef FI_DEQUE_H
 #define FI_DEQUE_H

@@ -11,7 +11,11 @@
  * (leapfrogging, steal_from) so that waiting never buries the parent under
  * unrelated work.  A filament that returns with children outstanding is
  * joined when it returns.  The common cases are the inline fast paths in
- * filaments.h; this file holds the functions they fall back on.
+ * filaments.h; this file holds the functions they fall back on, and keeps
+ * them off what they cannot do: the bounds of the forks, and a mark in
+ * the word of each slot that an inline pop must leave to the library
+ * (public slots, the slot below a filament's first child where its frame
+ * can reach it; design.md, "Fork/join", has the rules and the proof).
  *
  * A typed fork's slot is popped by its sync, in reverse order of forking.
  * An untyped join joins every untyped child of the calling filament, also
