@@ -402,11 +402,16 @@ extern F_API __thread struct f_deque_ f_deque_ __attribute__((tls_model("initial
 #endif
 /* j and arg are the constants 0 and NULL where the fork is compiled. */
 #define F_NO_ARGS_(j, arg) (__builtin_constant_p((j) == 0 && (arg) == 0) && (j) == 0 && (arg) == 0)
+/* Read memory again after this point: a sync's rarer compares read the
+ * word again, so that its first one compares with the word in memory and
+ * needs no register for it. */
+#define F_REREAD_() __asm__("" ::: "memory")
 #else
 extern F_API _Thread_local struct f_deque_ f_deque_;
 #define F_LIKELY_(x) (x)
 #define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
 #define F_NO_ARGS_(j, arg) 0
+#define F_REREAD_() ((void)0)
 #endif
 
 /* Is t below the bound at p, read once?  On x86-64 the compare reads it
@@ -560,12 +565,14 @@ F_API f_value f_sync_typed_(unsigned long kind);
             return (T)0;                                                                       \
         t = *fr;                                                                               \
         if (F_LIKELY_(t == d->bottom_)) {                                                      \
-            unsigned long word = (--t)->word_;                                                 \
-            if (F_LIKELY_(word == f_word_(KIND | F_NOARGS_, (void (*)(void))fn))) {            \
+            unsigned long word;                                                                \
+            if (F_LIKELY_((--t)->word_ == f_word_(KIND | F_NOARGS_, (void (*)(void))fn))) {    \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \
                 return fn(t, t->i_, 0, (void *)0);                                             \
             }                                                                                  \
+            F_REREAD_();                                                                       \
+            word = t->word_;                                                                   \
             if (word == f_word_(KIND, (void (*)(void))fn)) {                                   \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \
