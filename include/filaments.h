@@ -436,7 +436,9 @@ static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const 
  * (F_PUSHED_), a call where the library prunes, with the child's own
  * children beginning at the bottom (F_CALL_: the limit stands and the
  * bottom is at prune_ or past it), or to the library (F_ASK_).  The limit,
- * which a thief may zero at any time, is read once. */
+ * which a thief may zero at any time (and only the owner's library raises),
+ * is read again where the slot did not fit: a zero in between sends the
+ * fork to the library, as a zero before would have. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
 static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
@@ -457,14 +459,13 @@ static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned
 static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
                           void (*fn)(void), long i, long j, void *arg)
 {
-    struct f_task_ *limit = F_LOAD_BOUND_(&d->limit_);
     if (fn == (void (*)(void))0)
         return F_ASK_;
-    if (F_LIKELY_(t < limit)) {
+    if (F_LIKELY_(f_below_bound_(t, &d->limit_))) {
         f_write_slot_(d, t, kind, fn, i, j, arg);
         return F_PUSHED_;
     }
-    return limit != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
+    return F_LOAD_BOUND_(&d->limit_) != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
 }
 
 /* An untyped fork: push it, or, where the library prunes, call it.  The
@@ -499,8 +500,10 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 static inline int f_join_inline_(void)
 {
     struct f_deque_ *d = &f_deque_;
-    struct f_task_ *base = d->base_, *t;
-    while ((t = d->bottom_) > base) {
+    struct f_task_ *base = d->base_, *t = d->bottom_;
+    if (t <= base)
+        return 0;
+    do {
         unsigned long word = (--t)->word_;
         if (!F_LIKELY_((long)word >= 0)) {
             d->base_ = base;
@@ -509,7 +512,7 @@ static inline int f_join_inline_(void)
         d->bottom_ = t;
         d->base_ = t;
         ((f_func)word)(t->i_, t->j_, t->arg_);
-    }
+    } while ((t = d->bottom_) > base);
     return 0;
 }
 #define f_join() f_join_inline_()
