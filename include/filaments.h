@@ -367,7 +367,10 @@ struct f_task_ {
     f_value result_;
     volatile unsigned long done_;   /* written by a thief */
     volatile unsigned long thief_;
-    unsigned long pad_;       /* one slot a cache line: thieves write done_, thief_, result_ */
+    /* Forks made into this slot: the owner's, summed by stats.c.  One count
+     * per slot, not per deque, so that a fork's increment does not wait for
+     * the previous fork's through memory, as one counter's would. */
+    unsigned long forks_;
 };
 
 /* The owner's cursors are slot pointers, so that a fork or a pop is a
@@ -382,7 +385,6 @@ struct f_deque_ {
     struct f_task_ *peak_;    /* a typed fork at bottom_ >= peak_ (the highest bottom so far)
                                  goes through the library; a thief sets it to NULL (atomic) */
     struct f_task_ *slot_;
-    unsigned long forks_;     /* slots pushed; the filaments run are derived (stats.c) */
     unsigned long pruned_;
 };
 
@@ -452,8 +454,8 @@ static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned
         t->arg_ = arg;
     }
     t->i_ = i;
+    t->forks_++;
     d->bottom_ = t + 1;
-    d->forks_++;
 }
 
 static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,

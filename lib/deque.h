@@ -96,8 +96,11 @@ struct fi_deque {
     struct fi_pruned *pruned;  /* typed results pruned in a full deque, in fork order */
     size_t npruned, pruned_cap;
     size_t peak;
-    /* The fork/join filaments this server ran are derived, so that a pop
-     * counts nothing: own->forks_ + carried - lost - live + taken (stats.c). */
+    /* The forks pushed here are the sum of the slots' counts (below peak)
+     * and forks_moved; the fork/join filaments this server ran are derived,
+     * so that a pop counts nothing: pushed + carried - lost - live + taken
+     * (stats.c). */
+    unsigned long forks_moved;
     unsigned long lost;     /* slots pushed here that a thief ran */
     unsigned long taken;    /* slots taken from other deques and run here */
     unsigned long carried;  /* live slots when the statistics were reset */

@@ -409,6 +409,9 @@ static void remove_private(struct fi_server *me, size_t v, size_t base)
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = d->own;
     struct f_task_ t = o->slot_[v];
+    /* The slots' fork counts move with them: the sum loses v's and counts
+     * the top one's twice, which forks_moved makes up for (stats.c). */
+    d->forks_moved += t.forks_ - o->bottom_[-1].forks_;
     memmove(&o->slot_[v], &o->slot_[v + 1], (fi_bottom(d) - v - 1) * sizeof *o->slot_);
     o->bottom_--;
     size_t k = oldest_pruned(d, base);
@@ -539,9 +542,9 @@ static void note_peak(struct fi_deque *d)
 static void push_slot(struct fi_deque *d, unsigned long kind, void (*fn)(void), long i, long j,
                       void *arg)
 {
-    struct f_deque_ *o = d->own;
-    *o->bottom_++ = (struct f_task_){ .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
-    o->forks_++;
+    struct f_task_ *t = d->own->bottom_++;
+    *t = (struct f_task_){ .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg,
+                           .forks_ = t->forks_ + 1 };
     note_peak(d);
 }
 
