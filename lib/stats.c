@@ -1,7 +1,9 @@
 /*
  * stats.c - per-server statistics: plain increments on each server's own
  * line, read by the program between runs (f_get_stats) or printed at
- * f_finalize when FILAMENTS_STATS=1.
+ * f_finalize when FILAMENTS_STATS=1.  The fork/join ones are the deque's:
+ * forks counted in the slots they were made into, the filaments run
+ * derived from them (deque.h).
  */
 #include <stdio.h>
 #include <string.h>
