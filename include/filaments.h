@@ -360,7 +360,7 @@ static inline unsigned long f_word_(unsigned long kind, void (*fn)(void))
 }
 
 struct f_task_ {
-    unsigned long word_;      /* fn | kind << F_KIND_SHIFT_ */
+    unsigned long word_;      /* f_word_: fn, and the kind above it */
     long i_;
     long j_;
     void *arg_;
@@ -494,8 +494,7 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 /* Pop and call the running filament's private untyped children, newest
  * first, each as a filament of its own (its children begin at its slot);
  * the library does the rest (marked slots, a typed child).  An untyped
- * slot's word is its function: a word at or above 2^56 is any other kind,
- * or marked.
+ * slot's word is its function; any other, or a marked one, is negative.
  * A child returns with base_ as it found it, its slot, and the last child
  * lies at base: so base_ is base again when the loop ends, and only the
  * library needs it put back. */
@@ -533,14 +532,14 @@ F_API f_value f_sync_typed_(unsigned long kind);
  * the frame, if the frame is the bottom; the library marks the slot below
  * the calling filament's first child wherever it hands out a frame there
  * (doc/design.md, "Fork/join"), so no sync pops a slot of another's
- * without a bound to compare with.  A slot
- * whose word is the named function of this kind (only a typed fork of it
- * writes one; a marked one differs) is called directly, as a plain call with nothing after it
- * (the caller's base_; its leftovers for the caller's next sync or join),
- * so that the compiler can make the recursion a loop: first the word of a
- * fork without arguments, which is the one to expect where the compiler
- * saw none at the fork; a pruned child's kept result (F_KIND_DONE_) is
- * returned; the rest goes to the library. */
+ * without a bound to compare with.  A slot whose word is the named
+ * function of this kind (only a typed fork of it writes one; a marked one
+ * differs) is called directly, as a plain call with nothing after it (the
+ * caller's base_; its leftovers for the caller's next sync or join), so
+ * that the compiler can make the recursion a loop: first the word of a
+ * fork without arguments, the one to expect where the compiler saw none
+ * at the fork; a pruned child's kept result (F_KIND_DONE_) is returned;
+ * the rest goes to the library. */
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
     static inline int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn, long i, long j, \
                                               void *arg)                                       \
