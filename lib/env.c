@@ -47,21 +47,25 @@ static int parse_prune(const char *s, struct fi_env *env)
     return parse_long(s, 0, (long)(((unsigned long)-1) >> 1), &env->prune);
 }
 
-static int parse_stats(const char *s, struct fi_env *env)
+/* 0 or 1. */
+static int parse_switch(const char *s, int *out)
 {
     long v;
     int rc = parse_long(s, 0, 1, &v);
-    env->stats = (int)v;
+    *out = (int)v;
     return rc;
+}
+
+static int parse_stats(const char *s, struct fi_env *env)
+{
+    return parse_switch(s, &env->stats);
 }
 
 static int parse_bind(const char *s, struct fi_env *env)
 {
-    long v;
-    int rc = parse_long(s, 0, 1, &v);
-    env->bind = (int)v;
+    int rc = parse_switch(s, &env->bind);
 #ifndef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
-    if (rc == F_OK && v == 1)
+    if (rc == F_OK && env->bind)
         return F_EINVAL;
 #endif
     return rc;

@@ -117,14 +117,19 @@ static void stop_threads(int n)
  * woken thread near its waker and may leave two on one core for several
  * ticks, during which every barrier waits for the time slice.
  */
-static int bind_next(pthread_attr_t *attr, int k)
+typedef cpu_set_t fi_cpus;
+
+static int allowed_cpus(fi_cpus *allowed)
 {
-    cpu_set_t allowed, one;
-    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
-        return F_EINVAL;
-    int nth = k % CPU_COUNT(&allowed);
+    return sched_getaffinity(0, sizeof *allowed, allowed) == 0 ? F_OK : F_EINVAL;
+}
+
+static int bind_next(pthread_attr_t *attr, int k, const fi_cpus *allowed)
+{
+    cpu_set_t one;
+    int nth = k % CPU_COUNT(allowed);
     for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-        if (CPU_ISSET(cpu, &allowed) && nth-- == 0) {
+        if (CPU_ISSET(cpu, allowed) && nth-- == 0) {
             CPU_ZERO(&one);
             CPU_SET(cpu, &one);
             return pthread_attr_setaffinity_np(attr, sizeof one, &one) == 0 ? F_OK : F_EINVAL;
@@ -132,10 +137,18 @@ static int bind_next(pthread_attr_t *attr, int k)
     return F_EINVAL;
 }
 #else
-static int bind_next(pthread_attr_t *attr, int k)
+typedef int fi_cpus;
+
+static int allowed_cpus(fi_cpus *allowed)
 {
-    (void)attr, (void)k;
+    (void)allowed;
     return F_EINVAL;  /* env.c refuses FILAMENTS_BIND=1 here */
+}
+
+static int bind_next(pthread_attr_t *attr, int k, const fi_cpus *allowed)
+{
+    (void)attr, (void)k, (void)allowed;
+    return F_EINVAL;
 }
 #endif
 
@@ -145,9 +158,12 @@ static FI_MUST_CHECK int start_threads(int bind)
     if (pthread_attr_init(&attr) != 0)
         return F_ENOMEM;
     int rc = pthread_attr_setstacksize(&attr, FI_STACK_BYTES) == 0 ? F_OK : F_ENOMEM;
+    fi_cpus allowed;  /* the CPUs the servers are bound to, read once */
+    if (rc == F_OK && bind)
+        rc = allowed_cpus(&allowed);
     int k = 0;
     for (; rc == F_OK && k < fi_lib.nservers; ++k) {
-        if (bind && (rc = bind_next(&attr, k)) < 0)
+        if (bind && (rc = bind_next(&attr, k, &allowed)) < 0)
             break;
         if (pthread_create(&fi_lib.servers[k].thread, &attr, server_main, &fi_lib.servers[k])) {
             rc = F_ENOMEM;
