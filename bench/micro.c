@@ -22,7 +22,9 @@
  * how many of the `count` children another server ran (a child not taken
  * within a millisecond is run by the join, and counts as not stolen).
  * fork-sync: as fork-join, with a value-returning child: f_fork_long and
- * f_sync_long.
+ * f_sync_long, passing i = j = k (arguments the fork stores).
+ * fork-sync-noargs: the same with j = 0 and arg = NULL, constants at the
+ * fork, which then stores neither, as a Fibonacci's forks do (f_fork(3)).
  *
  * The empty functions are external and noinline, with an empty asm that
  * clobbers memory, so the compiler can neither drop nor inline the calls.
@@ -278,7 +280,8 @@ static void bench_iter(const struct options *o, double *ns, enum iter_shape shap
 struct fj_run {
     long count;
     int steal;             /* 1: wait until the child runs on another server */
-    int typed;             /* 1: f_fork_long and f_sync_long (not stolen) */
+    int typed;             /* f_fork_long and f_sync_long (not stolen): 1, with j = k;
+                              TYPED_NOARGS, with j = 0 and arg = NULL */
     volatile AO_t ran_on;  /* the child's server + 1, 0 before it runs */
     long stolen;
 };
@@ -289,13 +292,18 @@ static void stealable_child(long i, long j, void *arg)
     AO_store_release(&run->ran_on, (AO_t)f_my_server() + 1);
 }
 
+enum { TYPED_NOARGS = 2 };
+
 static void fj_root(long i, long j, void *arg)
 {
     struct fj_run *run = arg;
     f_frame fr = f_frame_here();
     for (long k = 0; k < run->count; ++k) {
         if (run->typed) {
-            check(f_fork_long(&fr, micro_empty_long, k, k, NULL), "f_fork_long");
+            if (run->typed == TYPED_NOARGS)
+                check(f_fork_long(&fr, micro_empty_long, k, 0, NULL), "f_fork_long");
+            else
+                check(f_fork_long(&fr, micro_empty_long, k, k, NULL), "f_fork_long");
             if (f_sync_long(&fr, micro_empty_long) != k) {
                 fprintf(stderr, "%s: f_sync_long returned another child's value\n", prog);
                 exit(1);
@@ -577,7 +585,8 @@ static int bench_bytes(const struct options *o)
 /* ---------------------------------------------------------------- main */
 
 enum bench { PROC, RTC, RTC_CREATE, RTC_ROWS, CREATE_PER_SERVER, ITER, ITER_RUNS, ITER_RANGE,
-             BARRIER, BARRIER_FIL, PARALLEL, FORK_JOIN, FORK_JOIN_STOLEN, FORK_SYNC, BYTES, LIST,
+             BARRIER, BARRIER_FIL, PARALLEL, FORK_JOIN, FORK_JOIN_STOLEN, FORK_SYNC,
+             FORK_SYNC_NOARGS, BYTES, LIST,
              NBENCH };
 
 static const struct {
@@ -601,6 +610,8 @@ static const struct {
     [FORK_JOIN_STOLEN] = { "fork-join-stolen",
                            "fork + join of a child another server steals, and a sibling" },
     [FORK_SYNC] = { "fork-sync", "typed fork + sync of an empty child, not stolen (one server)" },
+    [FORK_SYNC_NOARGS] = { "fork-sync-noargs",
+                           "the same, j = 0 and arg = NULL: the fork stores neither" },
     [BYTES] = { "bytes", "heap bytes per queued RTC and iterative filament" },
     [LIST] = { "list", "print these names" },
 };
@@ -705,6 +716,7 @@ int main(int argc, char **argv)
     case ITER_RANGE: bench_iter(&o, ns, RANGE); break;
     case FORK_JOIN: bench_fork_join(&o, ns, 0, 0, &stolen); break;
     case FORK_SYNC: bench_fork_join(&o, ns, 0, 1, &stolen); break;
+    case FORK_SYNC_NOARGS: bench_fork_join(&o, ns, 0, TYPED_NOARGS, &stolen); break;
     case FORK_JOIN_STOLEN:
         if (o.servers < 2)
             o.servers = 2;  /* a thief */

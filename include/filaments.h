@@ -324,18 +324,53 @@ F_API f_frame f_frame_here(void);
  * below are the library's private state: programs use them only through
  * these inlines, and they change with the soname.
  */
-/* What a slot holds: a filament of each kind, or a pruned typed fork's result. */
+/* What a slot holds: a filament of each kind, or a pruned typed fork's
+ * result.  The kind rides in the top byte of the slot's first word, above
+ * the function's address (user-space code lies below 2^56 on every 64-bit
+ * system that the library builds on), so that a fork stores one word for
+ * both and a sync compares one word against the function it names.  An
+ * untyped slot's word is its function, unchanged, and every other word
+ * has its top bit set (F_NOT_UNTYPED_), so that a join's test is the sign.
+ * F_NOARGS_: the fork's j and arg were the constants 0 and NULL and were
+ * not stored (a typed fork whose compiler could see that).  F_MARK_: the
+ * library's, on the slots that an inline pop must leave to it (public
+ * ones, the slot below a filament's first child; doc/design.md,
+ * "Fork/join"), with the top bit: no inline pop takes a marked word, so
+ * that none needs a bound of its own. */
 enum { F_KIND_VOID_, F_KIND_LONG_, F_KIND_DOUBLE_, F_KIND_PTR_, F_KIND_DONE_ };
+#define F_KIND_BITS_ 7UL
+#define F_NOARGS_ 8UL
+#define F_MARK_ 0x40UL
+#define F_NOT_UNTYPED_ 0x80UL
+#define F_KIND_SHIFT_ 56
+#define F_FN_MASK_ ((1UL << F_KIND_SHIFT_) - 1)
+
+/* A word of the kind (and F_NOARGS_) for fn. */
+static inline unsigned long f_word_(unsigned long kind, void (*fn)(void))
+{
+    unsigned long tag = kind != F_KIND_VOID_ ? kind | F_NOT_UNTYPED_ : 0;
+    unsigned long word = (unsigned long)fn | tag << F_KIND_SHIFT_;
+#if defined(__GNUC__)
+    /* Made once per function and kept in a register, where the fork stores
+     * it and the sync compares with it: without this the compiler makes it
+     * again at each use, two instructions each time. */
+    __asm__("" : "+r"(word));
+#endif
+    return word;
+}
 
 struct f_task_ {
-    long kind_;               /* F_KIND_*_: what fn_ is and returns */
-    void (*fn_)(void);
+    unsigned long word_;      /* f_word_: fn, and the kind above it */
     long i_;
     long j_;
     void *arg_;
     f_value result_;
     volatile unsigned long done_;   /* written by a thief */
     volatile unsigned long thief_;
+    /* Forks made into this slot: the owner's, summed by stats.c.  One count
+     * per slot, not per deque, so that a fork's increment does not wait for
+     * the previous fork's through memory, as one counter's would. */
+    unsigned long forks_;
 };
 
 /* The owner's cursors are slot pointers, so that a fork or a pop is a
@@ -344,59 +379,95 @@ struct f_deque_ {
     struct f_task_ *bottom_;  /* the next free slot */
     struct f_task_ *limit_;   /* an untyped fork at bottom_ >= limit_ goes through the
                                  library; a thief that wants work sets it to NULL (atomic) */
-    struct f_task_ *floor_;   /* a pop of a slot below floor_ goes through the library; it is
-                                 at least the split, and base_ where a frame can see it */
     struct f_task_ *base_;    /* the running filament's first child */
     struct f_task_ *prune_;   /* past limit_ (unless NULL), an untyped fork at bottom_ >= prune_
                                  is a call */
     struct f_task_ *peak_;    /* a typed fork at bottom_ >= peak_ (the highest bottom so far)
                                  goes through the library; a thief sets it to NULL (atomic) */
     struct f_task_ *slot_;
-    unsigned long forks_;     /* slots pushed; the filaments run are derived (stats.c) */
     unsigned long pruned_;
 };
 
-/* The calling server's deque; elsewhere one on which every fast path fails. */
+/* The calling server's deque, in the thread itself, so that a fast path
+ * reaches its fields at a fixed offset from the thread pointer, with no
+ * pointer to load first; elsewhere one on which every fast path fails. */
 #if defined(__GNUC__)
-extern F_API __thread struct f_deque_ *f_deque_ __attribute__((tls_model("initial-exec")));
+extern F_API __thread struct f_deque_ f_deque_ __attribute__((tls_model("initial-exec")));
 #define F_LIKELY_(x) __builtin_expect(!!(x), 1)
+/* A bound that a thief may zero, read once without ordering: as AO_load
+ * reads it (volatile), and for ThreadSanitizer, which must see an atomic
+ * load, as one. */
+#if defined(__SANITIZE_THREAD__)
 #define F_LOAD_BOUND_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
 #else
-extern F_API _Thread_local struct f_deque_ *f_deque_;
+#define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
+#endif
+/* j and arg are the constants 0 and NULL where the fork is compiled. */
+#define F_NO_ARGS_(j, arg) (__builtin_constant_p((j) == 0 && (arg) == 0) && (j) == 0 && (arg) == 0)
+/* Read memory again after this point: a sync's rarer compares read the
+ * word again, so that its first one compares with the word in memory and
+ * needs no register for it. */
+#define F_REREAD_() __asm__("" ::: "memory")
+#else
+extern F_API _Thread_local struct f_deque_ f_deque_;
 #define F_LIKELY_(x) (x)
 #define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
+#define F_NO_ARGS_(j, arg) 0
+#define F_REREAD_() ((void)0)
+#endif
+
+/* Is t below the bound at p, read once?  On x86-64 the compare reads it
+ * itself (one instruction where a compiler makes a volatile load and a
+ * compare two); elsewhere, and for ThreadSanitizer, F_LOAD_BOUND_. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__) &&            \
+    !defined(__SANITIZE_THREAD__)
+static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const *p)
+{
+    int below;
+    __asm__("cmpq %2, %1" : "=@ccb"(below) : "r"(t), "m"(*p));
+    return below;
+}
+#else
+static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const *p)
+{
+    return t < F_LOAD_BOUND_(p);
+}
 #endif
 
 /* Where a fork at slot t (the bottom) goes: a slot pushed below the limit
  * (F_PUSHED_), a call where the library prunes, with the child's own
  * children beginning at the bottom (F_CALL_: the limit stands and the
  * bottom is at prune_ or past it), or to the library (F_ASK_).  The limit,
- * which a thief may zero at any time, is read once. */
+ * which a thief may zero at any time (and only the owner's library raises),
+ * is read again where the slot did not fit: a zero in between sends the
+ * fork to the library, as a zero before would have. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
-static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, long kind,
+static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
                                  void (*fn)(void), long i, long j, void *arg)
 {
-    t->kind_ = kind;
-    t->fn_ = fn;
+    if (kind != F_KIND_VOID_ && F_NO_ARGS_(j, arg)) {
+        t->word_ = f_word_(kind | F_NOARGS_, fn);
+    } else {
+        t->word_ = f_word_(kind, fn);
+        t->j_ = j;
+        t->arg_ = arg;
+    }
     t->i_ = i;
-    t->j_ = j;
-    t->arg_ = arg;
+    t->forks_++;
     d->bottom_ = t + 1;
-    d->forks_++;
 }
 
-static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, long kind, void (*fn)(void),
-                          long i, long j, void *arg)
+static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
+                          void (*fn)(void), long i, long j, void *arg)
 {
-    struct f_task_ *limit = F_LOAD_BOUND_(&d->limit_);
     if (fn == (void (*)(void))0)
         return F_ASK_;
-    if (F_LIKELY_(t < limit)) {
+    if (F_LIKELY_(f_below_bound_(t, &d->limit_))) {
         f_write_slot_(d, t, kind, fn, i, j, arg);
         return F_PUSHED_;
     }
-    return limit != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
+    return F_LOAD_BOUND_(&d->limit_) != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
 }
 
 /* An untyped fork: push it, or, where the library prunes, call it.  The
@@ -404,7 +475,7 @@ static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, long kind, void
  * stays on top, for its parent's join. */
 static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 {
-    struct f_deque_ *d = f_deque_;
+    struct f_deque_ *d = &f_deque_;
     int way = f_push_(d, d->bottom_, F_KIND_VOID_, (void (*)(void))fn, i, j, arg);
     if (F_LIKELY_(way == F_PUSHED_))
         return 0;
@@ -422,46 +493,35 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 
 /* Pop and call the running filament's private untyped children, newest
  * first, each as a filament of its own (its children begin at its slot);
- * the library does the rest (public children, a typed child).  The deque
- * pointer is read once: a fork/join filament never changes server
- * [paper §4.5].  A child returns with base_ as it found it, its slot, and
- * the last child lies at base: so base_ is base again when the loop ends,
- * and only the library needs it put back. */
+ * the library does the rest (marked slots, a typed child).  An untyped
+ * slot's word is its function; any other, or a marked one, is negative.
+ * A child returns with base_ as it found it, its slot, and the last child
+ * lies at base: so base_ is base again when the loop ends, and only the
+ * library needs it put back. */
 static inline int f_join_inline_(void)
 {
-    struct f_deque_ *d = f_deque_;
-    struct f_task_ *base = d->base_, *t;
-    while ((t = d->bottom_) > base) {
-        --t;
-        if (!F_LIKELY_(t >= d->floor_ && t->kind_ == F_KIND_VOID_)) {
+    struct f_deque_ *d = &f_deque_;
+    struct f_task_ *base = d->base_, *t = d->bottom_;
+    if (t <= base)
+        return 0;
+    do {
+        unsigned long word = (--t)->word_;
+        if (!F_LIKELY_((long)word >= 0)) {
             d->base_ = base;
             return (f_join)();
         }
         d->bottom_ = t;
         d->base_ = t;
-        ((f_func)t->fn_)(t->i_, t->j_, t->arg_);
-    }
+        ((f_func)word)(t->i_, t->j_, t->arg_);
+    } while ((t = d->bottom_) > base);
     return 0;
 }
 #define f_join() f_join_inline_()
 
 /* The library's typed fork and sync, for what the inlines cannot decide;
  * the caller then takes the bottom as its frame. */
-F_API int f_fork_typed_(long kind, void (*fn)(void), long i, long j, void *arg);
-F_API f_value f_sync_typed_(long kind);
-
-/* The bottom, as a frame; and floor_ raised to base_, so that no sync
- * through this frame pops a slot that the calling filament did not fork:
- * an untyped child that a join or a pruned fork calls inline gets a base_
- * of its own, and the floor_ to match only here or from the library. */
-static inline f_frame f_frame_here_inline_(void)
-{
-    struct f_deque_ *d = f_deque_;
-    if (d->floor_ < d->base_)
-        d->floor_ = d->base_;
-    return d->bottom_;
-}
-#define f_frame_here() f_frame_here_inline_()
+F_API int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg);
+F_API f_value f_sync_typed_(unsigned long kind);
 
 /* Typed forks: push at the frame, if it is the bottom and below peak_, the
  * highest bottom so far (a new peak goes to the library), which a thief
@@ -469,57 +529,67 @@ static inline f_frame f_frame_here_inline_(void)
  * child that its sync calls costs no more than the call a pruned fork
  * would make, and leaves that call in tail position (f_fork(3)); the
  * library prunes them only in a full deque.  A sync pops the slot under
- * the frame, if that is the bottom and not below floor_, which is not
- * below the calling filament's base_ wherever a frame comes from (the
- * library, f_frame_here), so that one compare stands for both:
- * a slot that holds the named function (only a typed fork of it writes
- * one: a kept result holds none) is called directly, as a plain call with
- * nothing after it (the caller's base_; its leftovers for the caller's
- * next sync or join), so that the compiler can make the recursion a loop;
- * a pruned child's kept result (F_KIND_DONE_) is returned; the rest goes
- * to the library. */
+ * the frame, if the frame is the bottom; the library marks the slot below
+ * the calling filament's first child wherever it hands out a frame there
+ * (doc/design.md, "Fork/join"), so no sync pops a slot of another's
+ * without a bound to compare with.  A slot whose word is the named
+ * function of this kind (only a typed fork of it writes one; a marked one
+ * differs) is called directly, as a plain call with nothing after it (the
+ * caller's base_; its leftovers for the caller's next sync or join), so
+ * that the compiler can make the recursion a loop: first the word of a
+ * fork without arguments, the one to expect where the compiler saw none
+ * at the fork; a pruned child's kept result (F_KIND_DONE_) is returned;
+ * the rest goes to the library. */
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
     static inline int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn, long i, long j, \
                                               void *arg)                                       \
     {                                                                                          \
-        struct f_deque_ *d = f_deque_;                                                         \
+        struct f_deque_ *d = &f_deque_;                                                        \
         struct f_task_ *t;                                                                     \
         int rc;                                                                                \
         if (fr == (f_frame *)0)  /* no frame: refused as a NULL fn is (F_ESTATE first) */      \
             return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
         t = *fr;                                                                               \
-        if (F_LIKELY_(t == d->bottom_ && t < F_LOAD_BOUND_(&d->peak_) &&                       \
+        if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_) &&                       \
                       fn != (f_##name##_func)0)) {                                             \
             f_write_slot_(d, t, KIND, (void (*)(void))fn, i, j, arg);                          \
             *fr = t + 1;                                                                       \
             return 0;                                                                          \
         }                                                                                      \
         rc = f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                               \
-        *fr = f_deque_->bottom_;                                                               \
+        *fr = d->bottom_;                                                                      \
         return rc;                                                                             \
     }                                                                                          \
     static inline T f_sync_##name##_inline_(f_frame *fr, f_##name##_func fn)                   \
     {                                                                                          \
-        struct f_deque_ *d = f_deque_;                                                         \
+        struct f_deque_ *d = &f_deque_;                                                        \
         struct f_task_ *t;                                                                     \
         T r;                                                                                   \
         if (fr == (f_frame *)0)  /* as its fork: nothing to sync */                            \
             return (T)0;                                                                       \
         t = *fr;                                                                               \
-        if (F_LIKELY_(t == d->bottom_ && --t >= d->floor_)) {                                  \
-            if (F_LIKELY_(t->fn_ == (void (*)(void))fn && fn != (f_##name##_func)0)) {         \
+        if (F_LIKELY_(t == d->bottom_)) {                                                      \
+            unsigned long word;                                                                \
+            if (F_LIKELY_((--t)->word_ == f_word_(KIND | F_NOARGS_, (void (*)(void))fn))) {    \
+                d->bottom_ = t;                                                                \
+                *fr = t;                                                                       \
+                return fn(t, t->i_, 0, (void *)0);                                             \
+            }                                                                                  \
+            F_REREAD_();                                                                       \
+            word = t->word_;                                                                   \
+            if (word == f_word_(KIND, (void (*)(void))fn)) {                                   \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \
                 return fn(t, t->i_, t->j_, t->arg_);                                           \
             }                                                                                  \
-            if (t->kind_ == F_KIND_DONE_) {                                                    \
+            if (word == f_word_(F_KIND_DONE_, (void (*)(void))0)) {                            \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \
                 return t->result_.member;                                                      \
             }                                                                                  \
         }                                                                                      \
         r = f_sync_typed_(KIND).member;                                                        \
-        *fr = f_deque_->bottom_;                                                               \
+        *fr = d->bottom_;                                                                      \
         return r;                                                                              \
     }
 F_TYPED_FORK_(long, long, F_KIND_LONG_, l)

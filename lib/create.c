@@ -36,13 +36,13 @@ static void create_here(struct fi_server *me)
     me->create_rc = F_OK;
     fi_rtc_creator_open(me);
     fi_phase_creator_open(me);
-    fi_forkjoin_shut(me, 1);
+    fi_forkjoin_open(me, 0);
     f_creator_.server_ = me->index;
     me->creating = 1;
     int rc = fi_lib.create(me->index, fi_lib.nservers, fi_lib.create_arg);
     me->creating = 0;
     f_creator_.server_ = -1;
-    fi_forkjoin_shut(me, 0);
+    fi_forkjoin_open(me, 1);
     fi_phase_creator_close();
     fi_rtc_creator_close(me);
     if (rc < 0 && me->create_rc == F_OK)

@@ -13,10 +13,12 @@
  * that ran on another server touch a shared word.
  *
  * The owner's part (struct f_deque_, filaments.h) is what the inline fast
- * paths of f_fork, f_join and the typed forks read and write; its bounds
- * keep them off everything else: a fork at bottom >= limit and a pop of a
- * slot below floor go through forkjoin.c, which keeps the bounds right
- * (fi_forkjoin_bounds).  doc/design.md, "Fork/join", has the states.
+ * paths of f_fork, f_join and the typed forks read and write, in the
+ * server's thread; its bounds and the marks in the slots' words keep them
+ * off everything else: a fork at bottom >= limit and a pop of a marked
+ * slot go through forkjoin.c, which keeps both right (fi_forkjoin_bounds,
+ * the marks of publish and of a filament's base).  doc/design.md,
+ * "Fork/join", has the states.
  */
 #ifndef FI_DEQUE_H
 #define FI_DEQUE_H
@@ -24,6 +26,51 @@
 _Static_assert(sizeof(struct f_task_) == 64, "a fork/join slot is one cache line on x86-64");
 _Static_assert(sizeof(AO_t) == sizeof(unsigned long) && sizeof(AO_t) == sizeof(void *),
                "f_task_.done_, thief_ and f_deque_.limit_, peak_ are AO_t");
+_Static_assert(sizeof(void (*)(void)) == sizeof(unsigned long) && sizeof(long) == 8,
+               "a slot's word holds a function's address below 2^56 and its kind above");
+
+/* A slot's word, taken apart (filaments.h, struct f_task_). */
+static inline unsigned long fi_task_kind(const struct f_task_ *t)
+{
+    return t->word_ >> F_KIND_SHIFT_ & F_KIND_BITS_;
+}
+
+/* The mark that keeps the inline pops off a slot (filaments.h, F_MARK_):
+ * the owner's alone to set and take off, while the slot is private, or
+ * before it publishes it. */
+static inline int fi_task_marked(const struct f_task_ *t)
+{
+    return (t->word_ >> F_KIND_SHIFT_ & F_MARK_) != 0;
+}
+
+static inline void fi_task_mark(struct f_task_ *t)
+{
+    t->word_ |= (F_MARK_ | F_NOT_UNTYPED_) << F_KIND_SHIFT_;
+}
+
+/* An untyped slot's word is its function again, with no top bit. */
+static inline void fi_task_unmark(struct f_task_ *t)
+{
+    t->word_ &= ~(F_MARK_ << F_KIND_SHIFT_);
+    if (fi_task_kind(t) == F_KIND_VOID_)
+        t->word_ &= F_FN_MASK_;
+}
+
+static inline void (*fi_task_fn(const struct f_task_ *t))(void)
+{
+    return (void (*)(void))(t->word_ & F_FN_MASK_);
+}
+
+/* j and arg as the fork passed them: 0 and NULL where it stored neither. */
+static inline long fi_task_j(const struct f_task_ *t)
+{
+    return t->word_ >> F_KIND_SHIFT_ & F_NOARGS_ ? 0 : t->j_;
+}
+
+static inline void *fi_task_arg(const struct f_task_ *t)
+{
+    return t->word_ >> F_KIND_SHIFT_ & F_NOARGS_ ? NULL : t->arg_;
+}
 
 /* A typed fork pruned in a full deque, which has no slot for its result:
  * the result, and its forker's base_ (whose syncs alone may take it). */
@@ -35,18 +82,25 @@ struct fi_pruned {
 struct fi_deque {
     /* Thieves and the owner: CAS. */
     _Alignas(FI_CACHE_LINE) volatile AO_t ts;
-    /* A thief that finds nothing public sets it, then zeroes own.limit_ so
+    /* A thief that finds nothing public sets it, then zeroes own->limit_ so
      * that the owner's next fork goes through the slow path and publishes. */
     _Alignas(FI_CACHE_LINE) volatile AO_t splitreq;
+    /* The owner's part, which the inline fast paths use: the server thread's
+     * f_deque_ while its fast paths are open, else `home` (forkjoin.c,
+     * fi_forkjoin_open).  Thieves zero its limit_ and peak_. */
+    struct f_deque_ *own;
     /* Owner only. */
-    _Alignas(FI_CACHE_LINE) struct f_deque_ own;
+    _Alignas(FI_CACHE_LINE) struct f_deque_ home;
     size_t split;   /* the owner's copy of ts's split: only the owner moves it */
     size_t cap;
     struct fi_pruned *pruned;  /* typed results pruned in a full deque, in fork order */
     size_t npruned, pruned_cap;
     size_t peak;
-    /* The fork/join filaments this server ran are derived, so that a pop
-     * counts nothing: own.forks_ + carried - lost - live + taken (stats.c). */
+    /* The forks pushed here are the sum of the slots' counts (below peak)
+     * and forks_moved; the fork/join filaments this server ran are derived,
+     * so that a pop counts nothing: pushed + carried - lost - live + taken
+     * (stats.c). */
+    unsigned long forks_moved;
     unsigned long lost;     /* slots pushed here that a thief ran */
     unsigned long taken;    /* slots taken from other deques and run here */
     unsigned long carried;  /* live slots when the statistics were reset */
@@ -55,17 +109,17 @@ struct fi_deque {
 /* The owner's cursors as slot indexes, in which the library keeps its books. */
 static inline size_t fi_slot_index(const struct fi_deque *d, const struct f_task_ *t)
 {
-    return (size_t)(t - d->own.slot_);
+    return (size_t)(t - d->own->slot_);
 }
 
 static inline size_t fi_bottom(const struct fi_deque *d)
 {
-    return fi_slot_index(d, d->own.bottom_);
+    return fi_slot_index(d, d->own->bottom_);
 }
 
 static inline size_t fi_base(const struct fi_deque *d)
 {
-    return fi_slot_index(d, d->own.base_);
+    return fi_slot_index(d, d->own->base_);
 }
 
 /* Does the deque hold fork/join work: slots, or pruned typed results kept
@@ -92,12 +146,12 @@ static inline volatile AO_t *fi_task_thief(struct f_task_ *t)
 
 static inline volatile AO_t *fi_deque_limit(struct fi_deque *d)
 {
-    return (volatile AO_t *)&d->own.limit_;
+    return (volatile AO_t *)&d->own->limit_;
 }
 
 static inline volatile AO_t *fi_deque_peak(struct fi_deque *d)
 {
-    return (volatile AO_t *)&d->own.peak_;
+    return (volatile AO_t *)&d->own->peak_;
 }
 
 #endif /* FI_DEQUE_H */

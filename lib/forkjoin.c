@@ -11,7 +11,11 @@
  * (leapfrogging, steal_from) so that waiting never buries the parent under
  * unrelated work.  A filament that returns with children outstanding is
  * joined when it returns.  The common cases are the inline fast paths in
- * filaments.h; this file holds the functions they fall back on.
+ * filaments.h; this file holds the functions they fall back on, and keeps
+ * them off what they cannot do: the bounds of the forks, and a mark in
+ * the word of each slot that an inline pop must leave to the library
+ * (public slots, the slot below a filament's first child where its frame
+ * can reach it; design.md, "Fork/join", has the rules and the proof).
  *
  * A typed fork's slot is popped by its sync, in reverse order of forking.
  * An untyped join joins every untyped child of the calling filament, also
@@ -47,43 +51,54 @@
 
 /* Outside the servers: every fast path fails and calls the library.  A
  * fork finds no room (bottom > limit) and no pruning (bottom < prune); a
- * join or sync finds a child (bottom > base) below the floor. */
-static struct f_task_ no_slot[2];
-static struct f_deque_ no_deque = { .bottom_ = no_slot + 1, .limit_ = no_slot,
-                                    .floor_ = no_slot + 1, .base_ = no_slot,
-                                    .prune_ = no_slot + 2, .peak_ = no_slot,
-                                    .slot_ = no_slot };
-F_API __thread struct f_deque_ *f_deque_ = &no_deque;
+ * join or sync finds a child (bottom > base), marked. */
+static struct f_task_ no_slot[2] = { { .word_ = (F_MARK_ | F_NOT_UNTYPED_) << F_KIND_SHIFT_ } };
+#define NO_DEQUE                                                                               \
+    {                                                                                          \
+        .bottom_ = no_slot + 1, .limit_ = no_slot, .base_ = no_slot, .prune_ = no_slot + 2,    \
+        .peak_ = no_slot, .slot_ = no_slot                                                     \
+    }
+static const struct f_deque_ no_deque = NO_DEQUE;
+F_API __thread struct f_deque_ f_deque_ = NO_DEQUE;
 
 int fi_deque_init(struct fi_deque *d)
 {
     memset(d, 0, sizeof *d);
     d->cap = FI_DEQUE_SLOTS;
     /* Zeroed (done and thief start at 0) and touched only as used. */
-    d->own.slot_ = fi_alloc_zeroed_pages(d->cap * sizeof *d->own.slot_);
-    if (d->own.slot_ == NULL)
+    d->own = &d->home;
+    /* One more, marked, below the first: a sync at the first slot reads a
+     * mark there, where the library has the last word. */
+    struct f_task_ *pages = fi_alloc_zeroed_pages((d->cap + 1) * sizeof *pages);
+    if (pages == NULL)
         return F_ENOMEM;
-    d->own.bottom_ = d->own.base_ = d->own.slot_;
+    fi_task_mark(pages);
+    d->own->slot_ = pages + 1;
+    d->own->bottom_ = d->own->base_ = d->own->slot_;
     AO_store(&d->ts, FI_TS(0, 0));
     AO_store(&d->splitreq, 0);
     fi_forkjoin_bounds(d);
     return F_OK;
 }
 
+/* Also of a deque that f_initialize zeroed and never initialized (own NULL). */
 void fi_deque_destroy(struct fi_deque *d)
 {
-    fi_free_pages(d->own.slot_, d->cap * sizeof *d->own.slot_);
+    if (d->own == NULL)
+        return;
+    if (d->own->slot_ != NULL)
+        fi_free_pages(d->own->slot_ - 1, (d->cap + 1) * sizeof *d->own->slot_);
     fi_free(d->pruned);
-    d->own.slot_ = NULL;
+    d->own->slot_ = NULL;
     d->pruned = NULL;
 }
 
 /* Root filaments never run (f_finalize without f_parallel): free their blocks. */
 void fi_forkjoin_discard(struct fi_server *s, fi_discard_fn discard)
 {
-    struct f_deque_ *o = &s->deque.own;
-    for (struct f_task_ *t = o->slot_; t != NULL && t < o->bottom_; ++t)
-        discard((f_func)t->fn_, t->arg_);
+    struct f_deque_ *o = s->deque.own;
+    for (struct f_task_ *t = o != NULL ? o->slot_ : NULL; t != NULL && t < o->bottom_; ++t)
+        discard((f_func)fi_task_fn(t), fi_task_arg(t));
 }
 
 long fi_prune_threshold(void)
@@ -116,19 +131,34 @@ static void set_bound(const struct fi_deque *d, volatile AO_t *bound, struct f_t
 }
 
 /*
- * The lowest slot an inline pop may take: none below split (public), and
- * none below base (the running filament's first child), so that a typed
- * sync's fast path makes one compare for both (filaments.h).  Pruned typed
- * results lie above every slot (they are made only in a full deque):
- * while there are any, every pop goes through f_sync_typed_ or
- * join_untyped, which see them; and while the thread holds a lock
- * (--enable-debug), every pop goes to the library, which refuses f_join.
+ * Pruned typed results lie above every slot (they are made only in a full
+ * deque): while there are any, every fork and every pop goes through the
+ * library, which sees them; and so while the thread holds a lock
+ * (--enable-debug), so that the library refuses f_join.  The bounds of
+ * both inline forks are 0 then, and the top slot is marked (public ones
+ * are marked already), so that the inline pops stop at once.
  */
-static void set_floor(struct fi_deque *d)
+static int fenced(const struct fi_deque *d)
 {
-    struct f_deque_ *o = &d->own;
-    struct f_task_ *floor = o->slot_ + (d->npruned > 0 || fi_locks_held() ? d->cap : d->split);
-    o->floor_ = floor > o->base_ ? floor : o->base_;
+    return d->npruned > 0 || fi_locks_held();
+}
+
+/*
+ * Mark the slot below the running filament's first child, if it is
+ * private and no child lies above it, so that no sync through a frame at
+ * base pops a slot of another filament's (doc/design.md, "Fork/join").
+ * 1 if this call marked it: the caller may take the mark off again.
+ */
+static int guard_base(struct fi_deque *d)
+{
+    size_t base = fi_base(d);
+    if (base == 0 || base - 1 < d->split || fi_bottom(d) != base)
+        return 0;
+    struct f_task_ *below = &d->own->slot_[base - 1];
+    if (fi_task_marked(below))
+        return 0;
+    fi_task_mark(below);
+    return 1;
 }
 
 /* Recompute the fast paths' bounds after bottom, split, the pruned results,
@@ -148,27 +178,38 @@ void fi_forkjoin_bounds(struct fi_deque *d)
     size_t limit = prune;
     if (d->peak < limit)
         limit = d->peak;    /* a new peak goes through the slow path, once */
-    d->own.prune_ = d->own.slot_ + prune;
-    set_bound(d, fi_deque_limit(d), d->own.slot_ + limit);
-    set_bound(d, fi_deque_peak(d), d->own.slot_ + d->peak);
-
-    set_floor(d);
+    int fence = fenced(d);
+    d->own->prune_ = d->own->slot_ + prune;
+    set_bound(d, fi_deque_limit(d), fence ? NULL : d->own->slot_ + limit);
+    set_bound(d, fi_deque_peak(d), fence ? NULL : d->own->slot_ + d->peak);
+    if (fence && fi_bottom(d) > d->split)
+        fi_task_mark(d->own->bottom_ - 1);
 }
 
 void fi_forkjoin_begin_run(struct fi_server *me)
 {
-    f_deque_ = &me->deque.own;
     fi_forkjoin_bounds(&me->deque);
 }
 
-/* A server's creator (create.c) neither forks nor joins: its fast paths go
- * to the library, which refuses them, through the server's own copy of
- * no_deque (a failing join writes its base back, and every server may be
- * in its creator at once); or open them again. */
-void fi_forkjoin_shut(struct fi_server *me, int shut)
+/*
+ * Open the fast paths on the calling server's thread: the owner's part of
+ * its deque moves into the thread's f_deque_, where the inlines find it;
+ * or close them: it moves back home (struct fi_deque), and f_deque_ fails
+ * every fast path.  Open from the server's start to its end, but for its
+ * creator (create.c), which neither forks nor joins.  No thief is about
+ * while it moves: servers start and end, and creators run, between runs;
+ * the next run's start orders the move before any thief reads d->own.
+ */
+void fi_forkjoin_open(struct fi_server *me, int open)
 {
-    me->shut_deque = no_deque;
-    f_deque_ = shut ? &me->shut_deque : &me->deque.own;
+    struct fi_deque *d = &me->deque;
+    struct f_deque_ *to = open ? &f_deque_ : &d->home;
+    if (d->own != to) {
+        *to = *d->own;
+        d->own = to;
+    }
+    if (!open)
+        f_deque_ = no_deque;
 }
 
 /* ------------------------------------------------------------------ run */
@@ -188,24 +229,30 @@ static void join_untyped(struct fi_server *me, size_t base);
  */
 void fi_task_run(struct fi_server *me, struct f_task_ *t)
 {
-    struct f_deque_ *o = &me->deque.own;
+    struct f_deque_ *o = me->deque.own;
     f_value r = { 0 };
-    long kind = t->kind_;
+    unsigned long kind = fi_task_kind(t);
     if (kind == F_KIND_DONE_)
         return;    /* a pruned typed fork: its result is there */
     struct f_task_ *saved = o->base_;
     o->base_ = o->bottom_;
-    set_floor(&me->deque);
+    int guarded = guard_base(&me->deque);
+    void (*fn)(void) = fi_task_fn(t);
+    long i = t->i_, j = fi_task_j(t);
+    void *arg = fi_task_arg(t);
     switch (kind) {
-    case F_KIND_LONG_: r.l = ((f_long_func)t->fn_)(o->base_, t->i_, t->j_, t->arg_); break;
-    case F_KIND_DOUBLE_: r.d = ((f_double_func)t->fn_)(o->base_, t->i_, t->j_, t->arg_); break;
-    case F_KIND_PTR_: r.p = ((f_ptr_func)t->fn_)(o->base_, t->i_, t->j_, t->arg_); break;
-    default: ((f_func)t->fn_)(t->i_, t->j_, t->arg_); break;
+    case F_KIND_LONG_: r.l = ((f_long_func)fn)(o->base_, i, j, arg); break;
+    case F_KIND_DOUBLE_: r.d = ((f_double_func)fn)(o->base_, i, j, arg); break;
+    case F_KIND_PTR_: r.p = ((f_ptr_func)fn)(o->base_, i, j, arg); break;
+    default: ((f_func)fn)(i, j, arg); break;
     }
     if (o->bottom_ != o->base_)
         join_untyped(me, fi_base(&me->deque));
+    /* Still private (no pop of ours took back a slot below base, so it was
+     * private throughout), and so ours to unmark. */
+    if (guarded && fi_base(&me->deque) - 1 >= me->deque.split)
+        fi_task_unmark(o->base_ - 1);
     o->base_ = saved;
-    set_floor(&me->deque);
     if (kind != F_KIND_VOID_)
         t->result_ = r;
 }
@@ -221,7 +268,7 @@ static int steal_from(struct fi_server *me, struct fi_server *victim)
     struct f_task_ *slot = fi_steal_claim(me, victim);
     if (slot == NULL)
         return 0;
-    struct f_task_ t = { .kind_ = slot->kind_, .fn_ = slot->fn_, .i_ = slot->i_, .j_ = slot->j_,
+    struct f_task_ t = { .word_ = slot->word_, .i_ = slot->i_, .j_ = slot->j_,
                          .arg_ = slot->arg_, .result_ = slot->result_ };
     fi_task_run(me, &t);
     slot->result_ = t.result_;
@@ -299,7 +346,7 @@ static void wait_stolen(struct fi_server *me, struct f_task_ *slot)
 static struct f_task_ *pop(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
-    struct f_deque_ *o = &d->own;
+    struct f_deque_ *o = d->own;
     size_t b = fi_bottom(d) - 1;
     struct f_task_ *slot = &o->slot_[b];
     if (b >= d->split) {
@@ -360,15 +407,17 @@ static size_t oldest_pruned(const struct fi_deque *d, size_t base)
 static void remove_private(struct fi_server *me, size_t v, size_t base)
 {
     struct fi_deque *d = &me->deque;
-    struct f_deque_ *o = &d->own;
+    struct f_deque_ *o = d->own;
     struct f_task_ t = o->slot_[v];
+    /* The slots' fork counts move with them: the sum loses v's and counts
+     * the top one's twice, which forks_moved makes up for (stats.c). */
+    d->forks_moved += t.forks_ - o->bottom_[-1].forks_;
     memmove(&o->slot_[v], &o->slot_[v + 1], (fi_bottom(d) - v - 1) * sizeof *o->slot_);
     o->bottom_--;
     size_t k = oldest_pruned(d, base);
     if (k < d->npruned) {
         struct f_task_ *s = o->bottom_++;
-        s->kind_ = F_KIND_DONE_;
-        s->fn_ = NULL;    /* a sync's fast path calls a slot that holds its function */
+        s->word_ = f_word_(F_KIND_DONE_, NULL);
         s->result_ = d->pruned[k].result;
         memmove(&d->pruned[k], &d->pruned[k + 1], (d->npruned - k - 1) * sizeof *d->pruned);
         d->npruned--;
@@ -389,11 +438,11 @@ static void remove_private(struct fi_server *me, size_t v, size_t base)
 static void join_untyped(struct fi_server *me, size_t base)
 {
     struct fi_deque *d = &me->deque;
-    struct f_deque_ *o = &d->own;
+    struct f_deque_ *o = d->own;
     size_t k = fi_bottom(d);    /* [k, bottom): typed, or untyped and done */
     while (k > base) {
         struct f_task_ *s = &o->slot_[k - 1];
-        if (s->kind_ != F_KIND_VOID_) {
+        if (fi_task_kind(s) != F_KIND_VOID_) {
             --k;
             continue;
         }
@@ -410,8 +459,11 @@ static void join_untyped(struct fi_server *me, size_t base)
         }
         AO_t ts = AO_load(&d->ts);
         if (FI_TS_TOP(ts) <= v) {
-            /* Public: take [v, split) back, as pop does for one slot. */
+            /* Public: take [v, split) back, as pop does for one slot, and
+             * take their marks off: no thief reads them now. */
             if (AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), v))) {
+                for (size_t k = v; k < d->split; ++k)
+                    fi_task_unmark(&o->slot_[k]);
                 d->split = v;
                 fi_forkjoin_bounds(d);
             }
@@ -464,8 +516,10 @@ static void publish(struct fi_server *me)
     if (private == 0 || me->in_barrier)
         return;    /* leave the request standing for the next fork */
     size_t split = d->split + (private + 1) / 2;
+    for (size_t k = d->split; k < split; ++k)
+        fi_task_mark(&d->own->slot_[k]);    /* no inline pop takes a public slot */
     AO_t ts = AO_load(&d->ts);
-    /* Full: the slots before the new split, to a thief's acquiring CAS;
+    /* Full: the slots before the new split, marks and all, to a thief's acquiring CAS;
      * and our store of ts before our look at the sleepers. */
     while (!AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), split)))
         ts = AO_load(&d->ts);
@@ -483,12 +537,12 @@ static void note_peak(struct fi_deque *d)
         d->peak = fi_bottom(d);
 }
 
-static void push_slot(struct fi_deque *d, long kind, void (*fn)(void), long i, long j,
+static void push_slot(struct fi_deque *d, unsigned long kind, void (*fn)(void), long i, long j,
                       void *arg)
 {
-    struct f_deque_ *o = &d->own;
-    *o->bottom_++ = (struct f_task_){ .kind_ = kind, .fn_ = fn, .i_ = i, .j_ = j, .arg_ = arg };
-    o->forks_++;
+    struct f_task_ *t = d->own->bottom_++;
+    *t = (struct f_task_){ .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg,
+                           .forks_ = t->forks_ + 1 };
     note_peak(d);
 }
 
@@ -503,6 +557,7 @@ static int fork_root(void (*fn)(void), long i, long j, void *arg)
     if (fi_bottom(d) == d->cap)
         return F_ENOMEM;
     push_slot(d, F_KIND_VOID_, fn, i, j, arg);
+    fi_task_mark(d->own->bottom_ - 1);    /* public */
     d->split = fi_bottom(d);
     AO_store(&d->ts, FI_TS(0, d->split));
     return F_OK;
@@ -524,7 +579,7 @@ static int every_server_at_work(void)
            fi_clock_ns() - fi_lib.run_posted_ns >= FI_START_WAIT_NS;
 }
 
-static int prune_now(const struct fi_deque *d, long kind, f_func seq)
+static int prune_now(const struct fi_deque *d, unsigned long kind, f_func seq)
 {
     long threshold = fi_prune_threshold();
     size_t held = fi_bottom(d) - oldest_held(d);
@@ -557,7 +612,7 @@ static int reserve_pruned(struct fi_deque *d)
  * (a root), a bad argument, a new peak, a full deque, pruning, a thief's
  * request.  F_OK, F_EINVAL, F_ESTATE or F_ENOMEM.
  */
-static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
+static int fork_slow(unsigned long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
 {
     struct fi_server *me = fi_self;
     if (me == NULL)
@@ -582,16 +637,16 @@ static int fork_slow(long kind, void (*fn)(void), f_func seq, long i, long j, vo
         AO_t ts = AO_load(&d->ts);
         if (fi_lib.nservers > 1 && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
             publish(me);
-        d->own.pruned_++;
+        d->own->pruned_++;
         seq(i, j, arg);
         return F_OK;
     }
     if (kind != F_KIND_VOID_ && reserve_pruned(d) < 0)    /* typed: the deque is full */
         return F_ENOMEM;
-    struct f_task_ t = { .kind_ = kind, .fn_ = fn, .i_ = i, .j_ = j, .arg_ = arg };
+    struct f_task_ t = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
     fi_task_run(me, &t);
     if (kind == F_KIND_VOID_)
-        d->own.pruned_++;
+        d->own->pruned_++;
     else
         keep_result(t.result_);    /* counts it */
     return F_OK;
@@ -608,7 +663,7 @@ static void keep_result(f_value r)
 {
     struct fi_server *me = fi_self;
     struct fi_deque *d = &me->deque;
-    struct f_deque_ *o = &d->own;
+    struct f_deque_ *o = d->own;
     if (fi_bottom(d) != d->cap || oldest_pruned(d, d->cap) != d->npruned) {
         struct f_task_ *saved = o->base_;
         o->base_ = o->slot_ + d->cap;
@@ -622,9 +677,9 @@ static void keep_result(f_value r)
 }
 
 /* A fork with no inline fast path before it: push, or the slow path. */
-static int fork_any(long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
+static int fork_any(unsigned long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
 {
-    struct f_deque_ *d = f_deque_;
+    struct f_deque_ *d = &f_deque_;
     if (f_push_(d, d->bottom_, kind, fn, i, j, arg) == F_PUSHED_)
         return F_OK;
     return fork_slow(kind, fn, seq, i, j, arg);
@@ -649,14 +704,11 @@ int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
  * children count: its slots from base up, its pruned results; with none,
  * its parent's typed child stays for the parent's sync.
  */
-f_value f_sync_typed_(long kind)
+static f_value sync_slow(struct fi_server *me, unsigned long kind)
 {
     f_value none = { 0 };
-    struct fi_server *me = fi_self;
-    if (me == NULL || me->creating)
-        return none;
     struct fi_deque *d = &me->deque;
-    struct f_deque_ *o = &d->own;
+    struct f_deque_ *o = d->own;
     for (;;) {
         if (d->npruned > 0 && d->pruned[d->npruned - 1].base == fi_base(d) &&
             fi_bottom(d) == d->cap) {
@@ -666,7 +718,7 @@ f_value f_sync_typed_(long kind)
         }
         if (o->bottom_ <= o->base_)
             return none;
-        long top_kind = o->bottom_[-1].kind_;
+        unsigned long top_kind = fi_task_kind(o->bottom_ - 1);
         if (top_kind == kind || top_kind == F_KIND_DONE_)
             return pop(me)->result_;
         if (top_kind != F_KIND_VOID_)
@@ -675,14 +727,44 @@ f_value f_sync_typed_(long kind)
     }
 }
 
-int f_fork_typed_(long kind, void (*fn)(void), long i, long j, void *arg)
+/* The calling server, if it may fork: a server outside its creator. */
+static struct fi_server *forking_server(void)
 {
-    return fork_any(kind, fn, NULL, i, j, arg);
+    struct fi_server *me = fi_self;
+    return me != NULL && !me->creating ? me : NULL;
+}
+
+/* The frame the inlines take after a typed fork or sync of the library's,
+ * or from f_frame_here: the bottom, guarded where it is the base. */
+static void guard_frame(void)
+{
+    struct fi_server *me = forking_server();
+    if (me != NULL)
+        guard_base(&me->deque);
+}
+
+f_value f_sync_typed_(unsigned long kind)
+{
+    struct fi_server *me = forking_server();
+    f_value none = { 0 };
+    if (me == NULL)
+        return none;
+    f_value v = sync_slow(me, kind);
+    guard_frame();
+    return v;
+}
+
+int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg)
+{
+    int rc = fork_any(kind, fn, NULL, i, j, arg);
+    guard_frame();
+    return rc;
 }
 
 f_frame(f_frame_here)(void)
 {
-    return f_frame_here();
+    guard_frame();
+    return f_deque_.bottom_;
 }
 
 /* The typed calls out of line: the inlines (filaments.h). */

@@ -92,7 +92,6 @@ struct fi_server {
     int creating;
     int create_rc;
     struct fi_queue_mark mark_pinned, mark_any;
-    struct f_deque_ shut_deque;  /* f_deque_ meanwhile: every fast path fails */
 };
 
 /* What an episode is [paper §4.4]. */
@@ -155,8 +154,9 @@ struct fi_lib {
      * posted (fi_clock_ns): f_fork_seq's pruning waits for them (forkjoin.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t unstarted;
     unsigned long run_posted_ns;
-    /* Servers -> main. */
-    _Alignas(FI_CACHE_LINE) volatile AO_t checked_out;
+    /* Servers -> main: servers started (f_initialize), and done with a run. */
+    _Alignas(FI_CACHE_LINE) volatile AO_t started;
+    volatile AO_t checked_out;
     /* Set when work may have moved between servers in this episode: the
      * barrier then settles it before it ends it (scheduler.c).  Written
      * rarely, read once per episode. */
@@ -316,7 +316,7 @@ FI_HIDDEN FI_MUST_CHECK int fi_deque_init(struct fi_deque *d);
 FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
-FI_HIDDEN void fi_forkjoin_shut(struct fi_server *me, int shut);
+FI_HIDDEN void fi_forkjoin_open(struct fi_server *me, int open);
 FI_HIDDEN long fi_prune_threshold(void);
 
 /* lock.c: the spin lock itself, for the library's own locks; and, in a

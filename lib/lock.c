@@ -48,8 +48,9 @@ void fi_spin_unlock(f_lock_t *l)
 #ifdef FI_DEBUG
 /*
  * The lock rule, checked: the locks this thread holds.  While it holds
- * any, its deque's floor is raised (fi_forkjoin_bounds), so that every
- * join reaches the library, which refuses it with F_ESTATE.  The one call
+ * any, its deque is fenced (fi_forkjoin_bounds: every fork through the
+ * library, the top slot marked), so that every join reaches the library,
+ * which refuses it with F_ESTATE.  The one call
  * from below up to a kind, in debug builds only: with every join sent to
  * the library instead, the depth-100 000 chain of f_fork(3) overflowed
  * its stack under AddressSanitizer.

@@ -40,12 +40,19 @@ static void *server_main(void *arg)
     fi_self = me;
     f_self_slot_ = (size_t)me->index * FI_CACHE_LINE;
     struct run_wait w = { .gen = 0 };
+    fi_forkjoin_open(me, 1);
+    /* Release: the deque's move into this thread (forkjoin.c), before the
+     * main thread forks into it; pairs with all_started. */
+    if (AO_fetch_and_add1_release(&fi_lib.started) == (AO_t)fi_lib.nservers - 1)
+        fi_wake_all(&fi_lib.main_wait);
     for (;;) {
         /* Between runs the main thread needs a core to post the next one. */
         fi_wait_until(&fi_lib.servers_wait, run_posted, &w, fi_lib.servers_fill_cores,
                       FI_PARK_YIELD_NS, NULL);
-        if (AO_load_acquire(&fi_lib.shutdown))
+        if (AO_load_acquire(&fi_lib.shutdown)) {
+            fi_forkjoin_open(me, 0);    /* the deque outlives the thread */
             return NULL;
+        }
         w.gen = AO_load(&fi_lib.run_gen);
         fi_lib.job(me);    /* published with run_gen */
         /* Release: this server's writes (results, statistics) before the
@@ -152,6 +159,12 @@ static int bind_next(pthread_attr_t *attr, int k, const fi_cpus *allowed)
 }
 #endif
 
+static int all_started(void *ctx)
+{
+    return AO_load_acquire(&fi_lib.started) == (AO_t)fi_lib.nservers;
+}
+
+/* Start the servers, and wait until each has its deque in its thread. */
 static FI_MUST_CHECK int start_threads(int bind)
 {
     pthread_attr_t attr;
@@ -173,6 +186,9 @@ static FI_MUST_CHECK int start_threads(int bind)
     pthread_attr_destroy(&attr);
     if (rc < 0)
         stop_threads(k);    /* the k started */
+    else
+        fi_wait_until(&fi_lib.main_wait, all_started, NULL, fi_lib.servers_fill_cores,
+                      FI_PARK_YIELD_NS, NULL);
     return rc;
 }
 
@@ -198,6 +214,7 @@ int f_initialize(int nservers)
     AO_store(&fi_lib.run_gen, 0);
     AO_store(&fi_lib.shutdown, 0);
     AO_store(&fi_lib.checked_out, 0);
+    AO_store(&fi_lib.started, 0);
     AO_store(&fi_lib.dynamic, 0);
     AO_store(&fi_lib.busy, 0);
     AO_store(&fi_lib.settled, 0);

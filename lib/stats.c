@@ -1,7 +1,9 @@
 /*
  * stats.c - per-server statistics: plain increments on each server's own
  * line, read by the program between runs (f_get_stats) or printed at
- * f_finalize when FILAMENTS_STATS=1.
+ * f_finalize when FILAMENTS_STATS=1.  The fork/join ones are the deque's:
+ * forks counted in the slots they were made into, the filaments run
+ * derived from them (deque.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,16 +23,27 @@ static void add(struct f_stats *sum, const struct f_stats *s)
         sum->peak_live_forks = s->peak_live_forks;
 }
 
-/* One server's counters; the fork/join ones live in its deque's line. */
+/* The slots pushed on a deque: each slot counts the forks made into it,
+ * and no fork reaches past the peak (deque.h). */
+static unsigned long pushed(const struct fi_deque *d)
+{
+    unsigned long n = d->forks_moved;
+    for (size_t k = 0; k < d->peak; ++k)
+        n += d->own->slot_[k].forks_;
+    return n;
+}
+
+/* One server's counters; the fork/join ones live in its deque. */
 static struct f_stats of(const struct fi_server *s)
 {
     const struct fi_deque *d = &s->deque;
     struct f_stats t = s->stats;
+    unsigned long forks = pushed(d);
     /* Every slot pushed here, less the live ones, ran here or on a thief:
      * a filament counts where it ran. */
-    t.filaments_run += d->own.forks_ + d->carried - d->lost - fi_bottom(d) + d->taken;
-    t.forks = d->own.forks_ + d->own.pruned_;  /* pushed + pruned */
-    t.pruned_forks = d->own.pruned_;
+    t.filaments_run += forks + d->carried - d->lost - fi_bottom(d) + d->taken;
+    t.forks = forks + d->own->pruned_;  /* pushed + pruned */
+    t.pruned_forks = d->own->pruned_;
     t.peak_live_forks = d->peak;
     return t;
 }
@@ -60,7 +73,9 @@ int f_reset_stats(void)
     for (int s = 0; s < fi_lib.nservers; ++s) {
         struct fi_server *t = &fi_lib.servers[s];
         memset(&t->stats, 0, sizeof t->stats);
-        t->deque.own.forks_ = t->deque.own.pruned_ = 0;
+        for (size_t k = 0; k < t->deque.peak; ++k)
+            t->deque.own->slot_[k].forks_ = 0;
+        t->deque.forks_moved = t->deque.own->pruned_ = 0;
         t->deque.lost = t->deque.taken = 0;
         t->deque.carried = t->deque.peak = fi_bottom(&t->deque);
         fi_forkjoin_bounds(&t->deque);

@@ -39,7 +39,7 @@ struct f_task_ *fi_steal_claim(struct fi_server *me, struct fi_server *victim)
     if (!AO_compare_and_swap_acquire(&d->ts, ts, FI_TS(top + 1, FI_TS_SPLIT(ts))))
         return NULL;
     fi_count_at_work(me);
-    struct f_task_ *slot = &d->own.slot_[top];
+    struct f_task_ *slot = &d->own->slot_[top];
     AO_store(fi_task_thief(slot), (AO_t)me->index + 1);
     return slot;
 }

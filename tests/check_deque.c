@@ -29,15 +29,17 @@ static struct fi_deque *my_deque(void)
 static void owner_invariants(void)
 {
     struct fi_deque *d = my_deque();
-    struct f_deque_ *o = &d->own;
+    struct f_deque_ *o = d->own;
     AO_t ts = AO_load(&d->ts);
-    FJ_REQUIRE(o == f_deque_);
+    FJ_REQUIRE(o == &f_deque_);
     FJ_REQUIRE(FI_TS_SPLIT(ts) == d->split);    /* only the owner moves split */
     FJ_REQUIRE(FI_TS_TOP(ts) <= d->split);
     FJ_REQUIRE(d->split <= fi_bottom(d));
     FJ_REQUIRE(fi_bottom(d) <= d->cap);
     FJ_REQUIRE(fi_base(d) <= fi_bottom(d));
-    FJ_REQUIRE(fi_slot_index(d, o->floor_) >= d->split);
+    /* Public and stolen slots are marked, so that no inline pop takes one. */
+    for (size_t k = 0; k < d->split; ++k)
+        FJ_REQUIRE(fi_task_marked(&o->slot_[k]));
     AO_t limit = AO_load(fi_deque_limit(d));
     FJ_REQUIRE(limit == 0 || fi_slot_index(d, (struct f_task_ *)limit) <= d->cap);
     /* Private slots have never been claimed by a thief. */
@@ -59,11 +61,11 @@ static void deques_clean(void)
         ck_assert_msg(d->npruned == 0, "server %d: %zu pruned results left after a run", s,
                       d->npruned);
         for (size_t k = 0; k < d->peak && k < d->cap; ++k)
-            if (AO_load(fi_task_done(&d->own.slot_[k])) != 0 ||
-                AO_load(fi_task_thief(&d->own.slot_[k])) != 0)
+            if (AO_load(fi_task_done(&d->own->slot_[k])) != 0 ||
+                AO_load(fi_task_thief(&d->own->slot_[k])) != 0)
                 ck_abort_msg("server %d slot %zu: done %lu thief %lu after a run", s, k,
-                             (unsigned long)AO_load(fi_task_done(&d->own.slot_[k])),
-                             (unsigned long)AO_load(fi_task_thief(&d->own.slot_[k])));
+                             (unsigned long)AO_load(fi_task_done(&d->own->slot_[k])),
+                             (unsigned long)AO_load(fi_task_thief(&d->own->slot_[k])));
     }
 }
 
@@ -191,7 +193,7 @@ static void typed_publish_steps(long unused, long unused2, void *unused3)
         FJ_REQUIRE(d->split == base + 2 && fi_bottom(d) == base + 5);
         FJ_REQUIRE(AO_load(fi_deque_peak(d)) != 0 && AO_load(fi_deque_limit(d)) != 0);
     }
-    FJ_REQUIRE(fr == d->own.bottom_);
+    FJ_REQUIRE(fr == d->own->bottom_);
     for (long k = 4; k >= 0; --k)
         FJ_REQUIRE(f_sync_long(&fr, typed_value) == 10 * k);
     owner_invariants();
@@ -201,6 +203,157 @@ static void typed_publish_steps(long unused, long unused2, void *unused3)
 START_TEST(test_deque_typed_publish_steps)
 {
     run_steps(_i, typed_publish_steps);
+}
+END_TEST
+
+/*
+ * A typed fork whose compiler saw j = 0 and arg = NULL stores neither (its
+ * slot's word carries F_NOARGS_): whatever runs the slot must pass 0 and
+ * NULL, not what an earlier fork left there.  Each slot is first used by a
+ * fork with arguments, then by one without, which runs by the inline sync,
+ * by a sync that names another function (the library), or, published and
+ * waited for, by a thief where there is one; a child run elsewhere reports
+ * what it saw through noargs_seen, as it has no argument to do so.
+ */
+static atomic_int noargs_stolen, noargs_bad;
+
+static long args_echo(f_frame fr, long k, long j, void *arg)
+{
+    if (j != 0 || arg != NULL)
+        atomic_store(&noargs_bad, 1);
+    return k;
+}
+
+/* The forks with arguments, which leave them in the slots. */
+static long args_given(f_frame fr, long k, long j, void *arg)
+{
+    return k;
+}
+
+static long args_other(f_frame fr, long k, long j, void *arg)
+{
+    return -1;
+}
+
+static long args_elsewhere(f_frame fr, long k, long j, void *arg)
+{
+    if (f_my_server() != (int)k)
+        atomic_store(&noargs_stolen, 1);
+    return args_echo(fr, k, j, arg);
+}
+
+static void noargs_steps(long unused, long unused2, void *unused3)
+{
+    static long stale;
+    struct fi_deque *d = my_deque();
+    f_frame fr = f_frame_here();
+    long me = f_my_server();
+    for (long k = 0; k < 2; ++k)
+        FJ_REQUIRE(f_fork_long(&fr, args_given, k, 7, &stale) == F_OK);
+    for (long k = 1; k >= 0; --k)
+        FJ_REQUIRE(f_sync_long(&fr, args_given) == k);
+    FJ_REQUIRE(f_fork_long(&fr, args_echo, 5, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_sync_long(&fr, args_echo) == 5);
+    FJ_REQUIRE(f_fork_long(&fr, args_echo, 6, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_sync_long(&fr, args_other) == 6);    /* by the library */
+    FJ_REQUIRE(f_fork_long(&fr, args_elsewhere, me, 0, NULL) == F_OK);
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(f_fork_long(&fr, args_given, 8, 7, &stale) == F_OK);    /* publishes the first */
+    owner_invariants();
+    FJ_REQUIRE(d->split > fi_base(d));
+    if (f_num_servers() > 1)
+        await(&noargs_stolen);
+    FJ_REQUIRE(f_sync_long(&fr, args_given) == 8);
+    FJ_REQUIRE(f_sync_long(&fr, args_elsewhere) == me);
+    FJ_REQUIRE(atomic_load(&noargs_bad) == 0);
+    owner_invariants();
+}
+
+START_TEST(test_deque_typed_noargs_steps)
+{
+    atomic_store(&noargs_stolen, 0);
+    atomic_store(&noargs_bad, 0);
+    run_steps(_i, noargs_steps);
+    ck_assert_int_eq(atomic_load(&noargs_bad), 0);
+}
+END_TEST
+
+/*
+ * The marks that keep the inline pops off a slot (doc/design.md,
+ * "Fork/join").  A filament that the library runs with its frame at its
+ * base finds the slot below marked, even where that slot holds a typed
+ * fork of the very function its spurious sync names, and the mark comes
+ * off when it returns: the parent's next sync is inline again.  A public
+ * slot that a join takes back loses its mark.
+ */
+static long guard_value(f_frame fr, long k, long unused, void *unused2)
+{
+    return k;
+}
+
+static long guard_child(f_frame fr, long k, long unused, void *unused2)
+{
+    struct fi_deque *d = my_deque();
+    FJ_REQUIRE(fr == d->own->base_ && fr == d->own->bottom_);
+    FJ_REQUIRE(fi_task_marked(fr - 1));
+    FJ_REQUIRE(f_sync_long(&fr, guard_value) == 0);    /* nothing of its own to sync */
+    return k;
+}
+
+static void guard_steps(long unused, long unused2, void *unused3)
+{
+    struct fi_deque *d = my_deque();
+    f_frame fr = f_frame_here();
+    size_t b = fi_bottom(d);
+    FJ_REQUIRE(f_fork_long(&fr, guard_value, 1, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long(&fr, guard_child, 2, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_sync_long(&fr, guard_value) == 2);    /* names another: the library runs it */
+    FJ_REQUIRE(fi_bottom(d) == b + 1);
+    FJ_REQUIRE(b < d->split || !fi_task_marked(&d->own->slot_[b]));    /* unless a thief asked */
+    FJ_REQUIRE(f_sync_long(&fr, guard_value) == 1);
+    owner_invariants();
+}
+
+START_TEST(test_deque_base_guard_steps)
+{
+    run_steps(_i, guard_steps);
+}
+END_TEST
+
+static atomic_int untyped_ran;
+
+static void count_untyped(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&untyped_ran, 1);
+}
+
+static void take_back_steps(long unused, long unused2, void *unused3)
+{
+    struct fi_deque *d = my_deque();
+    f_frame fr = f_frame_here();
+    size_t b = fi_bottom(d);
+    FJ_REQUIRE(f_fork(count_untyped, 0, 0, NULL) == F_OK);
+    fr = f_frame_here();
+    FJ_REQUIRE(f_fork_long(&fr, guard_value, 1, 0, NULL) == F_OK);
+    fi_steal_request(fi_self);
+    FJ_REQUIRE(f_fork_long(&fr, guard_value, 2, 0, NULL) == F_OK);    /* publishes slot b */
+    owner_invariants();
+    FJ_REQUIRE(d->split > b);
+    FJ_REQUIRE(f_join() == F_OK);    /* takes b back, or waits for its thief */
+    FJ_REQUIRE(atomic_load(&untyped_ran) == 1);
+    owner_invariants();
+    for (size_t k = d->split; k < fi_bottom(d); ++k)
+        FJ_REQUIRE(!fi_task_marked(&d->own->slot_[k]));
+    FJ_REQUIRE(f_sync_long(&fr, guard_value) == 2);
+    FJ_REQUIRE(f_sync_long(&fr, guard_value) == 1);
+    owner_invariants();
+}
+
+START_TEST(test_deque_take_back_steps)
+{
+    atomic_store(&untyped_ran, 0);
+    run_steps(_i, take_back_steps);
+    ck_assert_int_eq(atomic_load(&untyped_ran), 1);
 }
 END_TEST
 
@@ -217,7 +370,7 @@ static void mark_now(long unused, long unused2, void *unused3)
 static void auto_steps(long unused, long unused2, void *unused3)
 {
     struct fi_deque *d = my_deque();
-    struct f_deque_ *o = &d->own;
+    struct f_deque_ *o = d->own;
     size_t base = fi_base(d);
     unsigned long pruned = o->pruned_;
     for (int k = 0; k < FI_PRUNE_DEPTH; ++k)
@@ -275,7 +428,7 @@ static long typed_child(f_frame fr, long unused, long unused2, void *out)
     struct fi_deque *d = my_deque();
     long *seen = out;
     size_t bottom = fi_bottom(d);
-    seen[0] = fr == d->own.bottom_;             /* 1: its frame is the bottom */
+    seen[0] = fr == d->own->bottom_;             /* 1: its frame is the bottom */
     FJ_REQUIRE(f_fork(own_child, 0, 0, NULL) == F_OK);
     FJ_REQUIRE(f_join() == F_OK);
     seen[1] = atomic_load(&own_child_ran);      /* 1: its join ran its own child */
@@ -496,13 +649,15 @@ static long tree_long(f_frame fr, long depth, long typed, void *unused)
     return r;
 }
 
-/* The owner's invariants, and one more where the caller holds a frame:
- * no sync of it pops below its base (filaments.h, f_frame_here). */
+/* The owner's invariants, and one more where the caller holds a frame
+ * from f_frame_here: no sync of it pops below its base, whose slot below
+ * is marked if the frame is the base (doc/design.md, "Fork/join"). */
 static void frame_invariants(void)
 {
     struct fi_deque *d = my_deque();
     owner_invariants();
-    FJ_REQUIRE(d->own.floor_ >= d->own.base_);
+    size_t base = fi_base(d);
+    FJ_REQUIRE(base == 0 || fi_bottom(d) != base || fi_task_marked(&d->own->slot_[base - 1]));
 }
 
 /* A binary tree: invariants at entry, after the forks and after the join;
@@ -701,6 +856,9 @@ Suite *make_suite(void)
     TCase *core = fj_tcase(s, "core");
     FJ_ADD(core, test_deque_publish_steps, 0, 8);
     FJ_ADD(core, test_deque_typed_publish_steps, 0, 8);
+    FJ_ADD(core, test_deque_typed_noargs_steps, 0, 8);
+    FJ_ADD(core, test_deque_base_guard_steps, 0, 8);
+    FJ_ADD(core, test_deque_take_back_steps, 0, 16);
     FJ_ADD(core, test_deque_auto_prune_steps, 0, 8);
     FJ_ADD(core, test_deque_typed_child_base, 0, 4);
     FJ_ADD(core, test_deque_tree_invariants, 0, 32);
