@@ -114,19 +114,29 @@ static size_t oldest_held(const struct fi_deque *d)
     return FI_TS_TOP(AO_load(&d->ts));
 }
 
-/* Set a bound that a thief may zero at any time to ask for work (steal.c):
- * keep its request, by CAS, or answer it at the next fork. */
+/*
+ * Set a bound that a thief may zero at any time to ask for work (steal.c):
+ * to 0 while a request stands, so that the next fork answers it.  A thief
+ * sets splitreq, then zeroes the bounds; a raise here is a store, then a
+ * look at splitreq, with a full fence between (Dekker's pattern): either
+ * the look sees the request and the bound goes back to 0, or the thief's
+ * zero comes after the raise.  A compare-and-swap of the bound instead
+ * would not do: a late zero of an earlier request can leave the bound 0,
+ * and a new request's zero then changes nothing that the CAS would see,
+ * so that the raise undoes the request for good (check_deque,
+ * test_deque_requests_kept).
+ */
 static void set_bound(const struct fi_deque *d, volatile AO_t *bound, struct f_task_ *value)
 {
-    for (;;) {
-        /* Acquire: a thief sets splitreq (a full CAS) before it zeroes the
-         * bound, so having seen the zero we see the request. */
-        AO_t old = AO_load_acquire(bound);
-        AO_t want = AO_load(&d->splitreq) ? 0 : (AO_t)value;
-        /* Unchanged (most calls move one bound only): no CAS.  A request
-         * whose zero we did not see zeroes the bound after this. */
-        if (old == want || AO_compare_and_swap(bound, old, want))
-            return;
+    if (AO_load(&d->splitreq) != 0)
+        value = NULL;
+    if (AO_load(bound) == (AO_t)value)
+        return;    /* most calls move one bound only: no fence */
+    AO_store(bound, (AO_t)value);
+    if (value != NULL) {
+        AO_nop_full();
+        if (AO_load(&d->splitreq) != 0)
+            AO_store(bound, 0);
     }
 }
 

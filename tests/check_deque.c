@@ -5,7 +5,7 @@
  *
  * The real library runs the schedules: servers that go idle ask for work
  * and steal, and filaments force the rest through the protocol's own entry
- * points - fi_steal_request() on their own server makes the next fork
+ * points - a request on their own server (ask_self) makes the next fork
  * publish, and a parent that spins until a child has started elsewhere
  * makes its join meet a stolen slot, then leapfrog.  Between the steps the
  * tests read the owner's words (bottom, base, split, ts) and check the
@@ -69,6 +69,20 @@ static void deques_clean(void)
     }
 }
 
+/*
+ * Make the calling server's next fork publish, as a thief's request does.
+ * A request of its own changes nothing where a thief's stands, and that
+ * thief may not have zeroed the bounds yet (it sets splitreq first): so
+ * the owner zeroes them itself, which is always safe (a zero only sends
+ * the next fork to the library, which sees splitreq).
+ */
+static void ask_self(void)
+{
+    fi_steal_request(fi_self);
+    AO_store(fi_deque_limit(my_deque()), 0);
+    AO_store(fi_deque_peak(my_deque()), 0);
+}
+
 /* Wait, in a filament, for another server to do something. */
 static void await(atomic_int *flag)
 {
@@ -105,7 +119,7 @@ static void publish_steps(long unused, long unused2, void *unused3)
 
     /* A thief's request: the limit drops to 0 and the next fork publishes
      * half of the private slots (here 4: two) before it pushes. */
-    fi_steal_request(fi_self);
+    ask_self();
     FJ_REQUIRE(AO_load(&d->splitreq) == 1 || !alone);
     FJ_REQUIRE(AO_load(fi_deque_limit(d)) == 0 || !alone);
     FJ_REQUIRE(f_fork(note, 4, 0, NULL) == F_OK);
@@ -118,7 +132,7 @@ static void publish_steps(long unused, long unused2, void *unused3)
         FJ_REQUIRE(AO_load(fi_deque_limit(d)) != 0);
     }
     /* Again: three private slots, two more public. */
-    fi_steal_request(fi_self);
+    ask_self();
     FJ_REQUIRE(f_fork(note, 5, 0, NULL) == F_OK);
     owner_invariants();
     if (alone)
@@ -135,7 +149,7 @@ static void publish_steps(long unused, long unused2, void *unused3)
 
     /* A request with nothing private stands until the fork that follows,
      * which then publishes its own slot. */
-    fi_steal_request(fi_self);
+    ask_self();
     FJ_REQUIRE(f_fork(note, 6, 0, NULL) == F_OK);
     owner_invariants();
     if (alone) {
@@ -184,7 +198,7 @@ static void typed_publish_steps(long unused, long unused2, void *unused3)
         FJ_REQUIRE(f_fork_long(&fr, typed_value, k, 0, NULL) == F_OK);
     if (alone)
         FJ_REQUIRE(fi_bottom(d) == base + 4 && d->split == base);
-    fi_steal_request(fi_self);
+    ask_self();
     FJ_REQUIRE(AO_load(fi_deque_peak(d)) == 0 || !alone);
     FJ_REQUIRE(f_fork_long(&fr, typed_value, 4, 0, NULL) == F_OK);
     owner_invariants();
@@ -257,7 +271,7 @@ static void noargs_steps(long unused, long unused2, void *unused3)
     FJ_REQUIRE(f_fork_long(&fr, args_echo, 6, 0, NULL) == F_OK);
     FJ_REQUIRE(f_sync_long(&fr, args_other) == 6);    /* by the library */
     FJ_REQUIRE(f_fork_long(&fr, args_elsewhere, me, 0, NULL) == F_OK);
-    fi_steal_request(fi_self);
+    ask_self();
     FJ_REQUIRE(f_fork_long(&fr, args_given, 8, 7, &stale) == F_OK);    /* publishes the first */
     owner_invariants();
     FJ_REQUIRE(d->split > fi_base(d));
@@ -335,7 +349,7 @@ static void take_back_steps(long unused, long unused2, void *unused3)
     FJ_REQUIRE(f_fork(count_untyped, 0, 0, NULL) == F_OK);
     fr = f_frame_here();
     FJ_REQUIRE(f_fork_long(&fr, guard_value, 1, 0, NULL) == F_OK);
-    fi_steal_request(fi_self);
+    ask_self();
     FJ_REQUIRE(f_fork_long(&fr, guard_value, 2, 0, NULL) == F_OK);    /* publishes slot b */
     owner_invariants();
     FJ_REQUIRE(d->split > b);
@@ -381,7 +395,7 @@ static void auto_steps(long unused, long unused2, void *unused3)
         FJ_REQUIRE(f_fork(mark_now, 0, 0, NULL) == F_OK);    /* pruned: a call */
         FJ_REQUIRE(atomic_load(&ran_now) == 1 && o->pruned_ == pruned + 1);
         FJ_REQUIRE(fi_bottom(d) == base + FI_PRUNE_DEPTH);
-        fi_steal_request(fi_self);
+        ask_self();
         FJ_REQUIRE(f_fork(mark_now, 0, 0, NULL) == F_OK);    /* published, pruned */
         FJ_REQUIRE(atomic_load(&ran_now) == 2 && o->pruned_ == pruned + 2);
         FJ_REQUIRE(fi_bottom(d) == base + FI_PRUNE_DEPTH);
@@ -501,7 +515,7 @@ static void family_root(long seed, long request, void *unused)
     owner_invariants();
     for (long k = 0; k < KIDS; ++k) {
         if (request)
-            fi_steal_request(fi_self);
+            ask_self();
         FJ_REQUIRE(f_fork(kid, k, 0, &f) == F_OK);
     }
     owner_invariants();
@@ -563,7 +577,7 @@ static void lead(struct forced *f)
 {
     struct gctx g = { f, f_my_server(), 0 };
     for (long k = 0; k < KIDS; ++k) {
-        fi_steal_request(fi_self);
+        ask_self();
         FJ_REQUIRE(f_fork(grandkid, k, 0, &g) == F_OK);
     }
     await(&g.elsewhere);
@@ -600,7 +614,7 @@ static void forced_root(long typed, long unused, void *unused2)
     memset(&f, 0, sizeof f);
     f.parent_server = f_my_server();
     for (long k = 0; k < KIDS; ++k) {
-        fi_steal_request(fi_self);
+        ask_self();
         if (typed)
             FJ_REQUIRE(f_fork_long(&fr, forced_kid_long, k, 0, &f) == F_OK);
         else
@@ -753,7 +767,7 @@ static void leap_x(long unused, long unused2, void *unused3)
     leap.x_server = f_my_server();
     if (leap.x_server != leap.p_server)
         atomic_store(&leap.x_started, 1);
-    fi_steal_request(fi_self);
+    ask_self();
     FJ_REQUIRE(f_fork_long(&fr, leap_t, 0, 0, NULL) == F_OK);
     if (leap.x_server != leap.p_server)
         await(&leap.t_started);
@@ -763,7 +777,7 @@ static void leap_x(long unused, long unused2, void *unused3)
 static void leap_p(long unused, long unused2, void *unused3)
 {
     leap.p_server = f_my_server();
-    fi_steal_request(fi_self);
+    ask_self();
     FJ_REQUIRE(f_fork(leap_x, 0, 0, NULL) == F_OK);
     if (f_num_servers() > 1)
         await(&leap.x_started);
@@ -807,7 +821,7 @@ static void leap_x_joins(long unused, long unused2, void *unused3)
     leap.x_server = f_my_server();
     if (leap.x_server != leap.p_server)
         atomic_store(&leap.x_started, 1);
-    fi_steal_request(fi_self);
+    ask_self();
     FJ_REQUIRE(f_fork_long(&fr, leap_t_joins, 0, 0, NULL) == F_OK);
     if (leap.x_server != leap.p_server)
         await(&leap.t_started);
@@ -817,7 +831,7 @@ static void leap_x_joins(long unused, long unused2, void *unused3)
 static void leap_p_joins(long unused, long unused2, void *unused3)
 {
     leap.p_server = f_my_server();
-    fi_steal_request(fi_self);
+    ask_self();
     FJ_REQUIRE(f_fork(leap_x_joins, 0, 0, NULL) == F_OK);
     if (f_num_servers() > 1)
         await(&leap.x_started);
@@ -834,6 +848,71 @@ START_TEST(test_deque_typed_join_on_leapfrog)
     /* Microseconds of work: a few seconds mean a deadlock. */
     ck_assert_int_eq(fj_parallel_within(5), F_OK);
     ck_assert_int_eq(atomic_load(&leap.m_ran), 1);
+    deques_clean();
+}
+END_TEST
+
+/* ------------------------------------------------- requests kept */
+
+/*
+ * A thief's request, once made (splitreq set, then both fork bounds
+ * zeroed), stands until the owner publishes: the owner's raising a bound
+ * after a slow path must never undo the zero, or the owner forks on
+ * inline, never publishing, while every other thief sees splitreq set and
+ * asks no more (a lost request: a parent that waits for a child to be
+ * stolen waits for ever).  The owner forks and joins one child at a time,
+ * so that thieves ask again after each publication, and their late zeroes
+ * land on bounds that the owner is raising; after each join the request
+ * is either answered or still made, once any thief halfway through making
+ * it has finished (the wait).  Typed and untyped forks, for both bounds.
+ */
+static atomic_long kept_ran;
+
+static void kept_kid(long unused, long unused2, void *unused3)
+{
+    atomic_fetch_add(&kept_ran, 1);
+}
+
+static long kept_kid_long(f_frame fr, long k, long unused, void *unused2)
+{
+    atomic_fetch_add(&kept_ran, 1);
+    return k;
+}
+
+static void request_standing(struct fi_deque *d)
+{
+    for (int k = 0; k < 2000000; ++k) {
+        if (AO_load(&d->splitreq) == 0 ||
+            (AO_load(fi_deque_limit(d)) == 0 && AO_load(fi_deque_peak(d)) == 0))
+            return;
+        sched_yield();
+    }
+    FJ_REQUIRE(!"a thief's request was lost: splitreq is set and a fork bound is not zero");
+}
+
+static void kept_root(long rounds, long unused, void *unused2)
+{
+    struct fi_deque *d = my_deque();
+    f_frame fr = f_frame_here();
+    for (long r = 0; r < rounds; ++r) {
+        FJ_REQUIRE(f_fork(kept_kid, 0, 0, NULL) == F_OK);
+        FJ_REQUIRE(f_join() == F_OK);
+        request_standing(d);
+        FJ_REQUIRE(f_fork_long(&fr, kept_kid_long, r, 0, NULL) == F_OK);
+        FJ_REQUIRE(f_sync_long(&fr, kept_kid_long) == r);
+        request_standing(d);
+    }
+}
+
+START_TEST(test_deque_requests_kept)
+{
+    const long rounds = 2000;
+    FJ_START(_i);
+    f_set_prune(0);
+    atomic_store(&kept_ran, 0);
+    ck_assert_int_eq(f_fork(kept_root, rounds, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&kept_ran), 2 * rounds);
     deques_clean();
 }
 END_TEST
@@ -868,5 +947,6 @@ Suite *make_suite(void)
     TCase *stress = fj_tcase(s, "stress");
     FJ_ADD(stress, test_deque_children_once, 0, STRESS(1200));
     FJ_ADD(stress, test_deque_forced_steals, 0, STRESS(800));
+    FJ_ADD(stress, test_deque_requests_kept, 0, STRESS(400));
     return s;
 }
