@@ -114,29 +114,40 @@ static size_t oldest_held(const struct fi_deque *d)
     return FI_TS_TOP(AO_load(&d->ts));
 }
 
+/* Store a fork bound if it changed; 1 if that raised it from a value a
+ * thief's zero may have left. */
+static int store_bound(volatile AO_t *bound, struct f_task_ *value)
+{
+    if (AO_load(bound) == (AO_t)value)
+        return 0;    /* most calls move one bound only */
+    AO_store(bound, (AO_t)value);
+    return value != NULL;
+}
+
 /*
- * Set a bound that a thief may zero at any time to ask for work (steal.c):
+ * Set the two fork bounds that a thief zeroes to ask for work (steal.c):
  * to 0 while a request stands, so that the next fork answers it.  A thief
  * sets splitreq, then zeroes the bounds; a raise here is a store, then a
  * look at splitreq, with a full fence between (Dekker's pattern): either
- * the look sees the request and the bound goes back to 0, or the thief's
- * zero comes after the raise.  A compare-and-swap of the bound instead
- * would not do: a late zero of an earlier request can leave the bound 0,
- * and a new request's zero then changes nothing that the CAS would see,
- * so that the raise undoes the request for good (check_deque,
- * test_deque_requests_kept).
+ * the look sees the request and both bounds go back to 0, or the thief's
+ * zeroes come after the raise.  One fence serves both bounds.  A
+ * compare-and-swap of each bound instead would not do: a late zero of an
+ * earlier request can leave a bound 0, and a new request's zero then
+ * changes nothing that the CAS would see, so that the raise undoes the
+ * request for good (check_deque, test_deque_requests_kept).
  */
-static void set_bound(const struct fi_deque *d, volatile AO_t *bound, struct f_task_ *value)
+static void set_bounds(struct fi_deque *d, struct f_task_ *limit, struct f_task_ *peak)
 {
     if (AO_load(&d->splitreq) != 0)
-        value = NULL;
-    if (AO_load(bound) == (AO_t)value)
-        return;    /* most calls move one bound only: no fence */
-    AO_store(bound, (AO_t)value);
-    if (value != NULL) {
+        limit = peak = NULL;
+    int raised = store_bound(fi_deque_limit(d), limit);
+    raised |= store_bound(fi_deque_peak(d), peak);
+    if (raised) {
         AO_nop_full();
-        if (AO_load(&d->splitreq) != 0)
-            AO_store(bound, 0);
+        if (AO_load(&d->splitreq) != 0) {
+            AO_store(fi_deque_limit(d), 0);
+            AO_store(fi_deque_peak(d), 0);
+        }
     }
 }
 
@@ -190,8 +201,10 @@ void fi_forkjoin_bounds(struct fi_deque *d)
         limit = d->peak;    /* a new peak goes through the slow path, once */
     int fence = fenced(d);
     d->own->prune_ = d->own->slot_ + prune;
-    set_bound(d, fi_deque_limit(d), fence ? NULL : d->own->slot_ + limit);
-    set_bound(d, fi_deque_peak(d), fence ? NULL : d->own->slot_ + d->peak);
+    if (fence)
+        set_bounds(d, NULL, NULL);
+    else
+        set_bounds(d, d->own->slot_ + limit, d->own->slot_ + d->peak);
     if (fence && fi_bottom(d) > d->split)
         fi_task_mark(d->own->bottom_ - 1);
 }
