@@ -6,7 +6,8 @@
  *   FILAMENTS_PRUNE    auto | 0 | N>0      the fork/join pruning threshold
  *   FILAMENTS_STATS    0 | 1               print statistics at f_finalize
  *   FILAMENTS_BIND     0 | 1               run server k on one CPU (server.c);
- *                                          1 is refused where it cannot be done
+ *                                          1 is refused where it cannot be done;
+ *                                          unset: where servers = allowed CPUs
  */
 #include <ctype.h>
 #include <errno.h>
@@ -83,7 +84,7 @@ static const struct {
 
 int fi_env_read(struct fi_env *env)
 {
-    *env = (struct fi_env){ .servers = 0, .prune = F_PRUNE_AUTO, .stats = 0, .bind = 0 };
+    *env = (struct fi_env){ .servers = 0, .prune = F_PRUNE_AUTO, .stats = 0, .bind = FI_BIND_AUTO };
     for (size_t k = 0; k < sizeof variables / sizeof *variables; ++k) {
         const char *value = getenv(variables[k].name);
         if (value != NULL && variables[k].parse(value, env) < 0)

@@ -346,8 +346,10 @@ struct fi_env {
     int servers;   /* 0: unset */
     long prune;
     int stats;
-    int bind;      /* FILAMENTS_BIND: one CPU per server */
+    int bind;      /* FILAMENTS_BIND: 1 one CPU per server, 0 none, FI_BIND_AUTO (unset):
+                      1 where the servers are as many as the allowed CPUs (server.c) */
 };
+#define FI_BIND_AUTO (-1)
 FI_HIDDEN FI_MUST_CHECK int fi_env_read(struct fi_env *env);
 
 /* stats.c */

@@ -131,6 +131,11 @@ static int allowed_cpus(fi_cpus *allowed)
     return sched_getaffinity(0, sizeof *allowed, allowed) == 0 ? F_OK : F_EINVAL;
 }
 
+static int cpu_count(const fi_cpus *cpus)
+{
+    return CPU_COUNT(cpus);
+}
+
 static int bind_next(pthread_attr_t *attr, int k, const fi_cpus *allowed)
 {
     cpu_set_t one;
@@ -152,6 +157,12 @@ static int allowed_cpus(fi_cpus *allowed)
     return F_EINVAL;  /* env.c refuses FILAMENTS_BIND=1 here */
 }
 
+static int cpu_count(const fi_cpus *cpus)
+{
+    (void)cpus;
+    return 0;
+}
+
 static int bind_next(pthread_attr_t *attr, int k, const fi_cpus *allowed)
 {
     (void)attr, (void)k, (void)allowed;
@@ -164,16 +175,36 @@ static int all_started(void *ctx)
     return AO_load_acquire(&fi_lib.started) == (AO_t)fi_lib.nservers;
 }
 
+/*
+ * Whether to bind the servers (FILAMENTS_BIND), and the CPUs to bind them
+ * to.  Unset, the servers are bound where they are exactly as many as the
+ * CPUs the caller may run on: a program that takes every core it has loses
+ * most to servers sharing a core, and has no core to leave to another
+ * thread anyway; with CPUs to spare the OS finds idle ones (doc/design.md,
+ * "Waiting", has the figures).
+ */
+static int choose_binding(int setting, fi_cpus *allowed, int *bind)
+{
+    *bind = 0;
+    if (setting == 0)
+        return F_OK;
+    if (allowed_cpus(allowed) < 0)
+        return setting == 1 ? F_EINVAL : F_OK;
+    *bind = setting == 1 || cpu_count(allowed) == fi_lib.nservers;
+    return F_OK;
+}
+
 /* Start the servers, and wait until each has its deque in its thread. */
-static FI_MUST_CHECK int start_threads(int bind)
+static FI_MUST_CHECK int start_threads(int bind_setting)
 {
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0)
         return F_ENOMEM;
     int rc = pthread_attr_setstacksize(&attr, FI_STACK_BYTES) == 0 ? F_OK : F_ENOMEM;
     fi_cpus allowed;  /* the CPUs the servers are bound to, read once */
-    if (rc == F_OK && bind)
-        rc = allowed_cpus(&allowed);
+    int bind = 0;
+    if (rc == F_OK)
+        rc = choose_binding(bind_setting, &allowed, &bind);
     int k = 0;
     for (; rc == F_OK && k < fi_lib.nservers; ++k) {
         if (bind && (rc = bind_next(&attr, k, &allowed)) < 0)

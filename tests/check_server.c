@@ -262,36 +262,77 @@ static void record_cpus(long server, long j, void *arg)
                                             &bound_to[server]), 0);
 }
 
-/* FILAMENTS_BIND=1: server k may run on the (k mod n)-th allowed CPU alone,
- * also with more servers than CPUs; the library works as before. */
-START_TEST(test_server_env_bind)
+/* The CPUs the caller may run on, in order; their count. */
+static int allowed_list(cpu_set_t *allowed, int *cpus)
 {
-    cpu_set_t allowed;
-    ck_assert_int_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
-    int ncpus = CPU_COUNT(&allowed);
-    int cpus[CPU_SETSIZE], n = 0;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof *allowed, allowed), 0);
+    int n = 0;
     for (int c = 0; c < CPU_SETSIZE; ++c)
-        if (CPU_ISSET(c, &allowed))
+        if (CPU_ISSET(c, allowed))
             cpus[n++] = c;
-    ck_assert_int_eq(setenv("FILAMENTS_BIND", "1", 1), 0);
-    const int counts[] = { 1, ncpus, ncpus + 3 < FI_MAX_SERVERS ? ncpus + 3 : FI_MAX_SERVERS };
-    for (int c = 0; c < 3; ++c) {
-        ck_assert_int_eq(f_initialize(counts[c]), F_OK);
-        for (int k = 0; k < counts[c]; ++k)
-            ck_assert_int_eq(f_rtc_thread(k, record_cpus, k, 0, NULL), F_OK);
-        ck_assert_int_eq(f_parallel(), F_OK);
-        for (int k = 0; k < counts[c]; ++k) {
+    return n;
+}
+
+/* Run `nservers` servers with FILAMENTS_BIND as the environment has it; each
+ * is bound (to the (k mod n)-th allowed CPU alone) or, if not, may run on
+ * every allowed CPU.  The library works either way, and the main thread
+ * stays as it was. */
+static void assert_bound(int nservers, int bound)
+{
+    cpu_set_t allowed, now;
+    int cpus[CPU_SETSIZE];
+    int ncpus = allowed_list(&allowed, cpus);
+    ck_assert_int_eq(f_initialize(nservers), F_OK);
+    for (int k = 0; k < nservers; ++k)
+        ck_assert_int_eq(f_rtc_thread(k, record_cpus, k, 0, NULL), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    for (int k = 0; k < nservers; ++k) {
+        if (bound) {
             ck_assert_int_eq(CPU_COUNT(&bound_to[k]), 1);
-            ck_assert_msg(CPU_ISSET(cpus[k % ncpus], &bound_to[k]), "server %d of %d", k, counts[c]);
+            ck_assert_msg(CPU_ISSET(cpus[k % ncpus], &bound_to[k]), "server %d of %d", k, nservers);
+        } else {
+            ck_assert_msg(CPU_EQUAL(&bound_to[k], &allowed), "server %d of %d bound", k, nservers);
         }
-        t_assert_library_works();
-        f_finalize();
     }
-    /* The main thread stays as it was. */
-    cpu_set_t now;
+    t_assert_library_works();
+    f_finalize();
     ck_assert_int_eq(sched_getaffinity(0, sizeof now, &now), 0);
     ck_assert(CPU_EQUAL(&now, &allowed));
+}
+
+static int count_allowed(void)
+{
+    cpu_set_t allowed;
+    int cpus[CPU_SETSIZE];
+    return allowed_list(&allowed, cpus);
+}
+
+/* FILAMENTS_BIND=1: server k may run on the (k mod n)-th allowed CPU alone,
+ * also with fewer or more servers than CPUs; 0: no server is bound. */
+START_TEST(test_server_env_bind)
+{
+    int ncpus = count_allowed();
+    const int counts[] = { 1, ncpus, ncpus + 3 < FI_MAX_SERVERS ? ncpus + 3 : FI_MAX_SERVERS };
+    for (int bind = 0; bind <= 1; ++bind) {
+        ck_assert_int_eq(setenv("FILAMENTS_BIND", bind ? "1" : "0", 1), 0);
+        for (int c = 0; c < 3; ++c)
+            assert_bound(counts[c], bind);
+    }
     unsetenv("FILAMENTS_BIND");
+}
+END_TEST
+
+/* FILAMENTS_BIND unset: bound exactly when the servers are as many as the
+ * allowed CPUs. */
+START_TEST(test_server_env_bind_unset)
+{
+    int ncpus = count_allowed();
+    unsetenv("FILAMENTS_BIND");
+    assert_bound(ncpus, 1);
+    if (ncpus + 1 <= FI_MAX_SERVERS)
+        assert_bound(ncpus + 1, 0);
+    if (ncpus > 1)
+        assert_bound(ncpus - 1, 0);
 }
 END_TEST
 #endif
@@ -490,6 +531,7 @@ Suite *make_suite(void)
     tcase_add_test(core, test_server_env_servers);
 #ifdef HAVE_PTHREAD_ATTR_SETAFFINITY_NP
     tcase_add_test(core, test_server_env_bind);
+    tcase_add_test(core, test_server_env_bind_unset);
 #endif
     tcase_add_loop_test(core, test_server_parallel_nothing, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_server_parallel_consumes, 0, T_NCOUNTS);
