@@ -126,14 +126,10 @@ static void stop_threads(int n)
  */
 typedef cpu_set_t fi_cpus;
 
+/* The CPUs the caller may run on, and how many. */
 static int allowed_cpus(fi_cpus *allowed)
 {
-    return sched_getaffinity(0, sizeof *allowed, allowed) == 0 ? F_OK : F_EINVAL;
-}
-
-static int cpu_count(const fi_cpus *cpus)
-{
-    return CPU_COUNT(cpus);
+    return sched_getaffinity(0, sizeof *allowed, allowed) == 0 ? CPU_COUNT(allowed) : F_EINVAL;
 }
 
 static int bind_next(pthread_attr_t *attr, int k, const fi_cpus *allowed)
@@ -155,12 +151,6 @@ static int allowed_cpus(fi_cpus *allowed)
 {
     (void)allowed;
     return F_EINVAL;  /* env.c refuses FILAMENTS_BIND=1 here */
-}
-
-static int cpu_count(const fi_cpus *cpus)
-{
-    (void)cpus;
-    return 0;
 }
 
 static int bind_next(pthread_attr_t *attr, int k, const fi_cpus *allowed)
@@ -188,9 +178,10 @@ static int choose_binding(int setting, fi_cpus *allowed, int *bind)
     *bind = 0;
     if (setting == 0)
         return F_OK;
-    if (allowed_cpus(allowed) < 0)
+    int ncpus = allowed_cpus(allowed);
+    if (ncpus < 0)
         return setting == 1 ? F_EINVAL : F_OK;
-    *bind = setting == 1 || cpu_count(allowed) == fi_lib.nservers;
+    *bind = setting == 1 || ncpus == fi_lib.nservers;
     return F_OK;
 }
 
