@@ -7,14 +7,14 @@
  *
  * The servers are the leaves of a tree of fan-in FI_BARRIER_FANIN: server
  * s arrives at node s / FANIN of the lowest level, each node at the next
- * level up.  At a node, an arriving server writes its index into its
- * child's slot and increments the node's count; the last to arrive goes on
- * to the node above, the others wait, each on a `go` word of its own.  The
- * last server to arrive at the top knows that every server has arrived; it
- * alone decides what the round means (the caller's `decide`, which may run
- * the phase's sequential code) and releases the servers that stopped at
- * the nodes it climbed through, top down; each passes the word on at the
- * nodes it climbed through in turn.
+ * level up.  At a node, an arriving server writes the address of its `go`
+ * word into its child's slot and increments the node's count; the last to
+ * arrive goes on to the node above, the others wait, each on its own `go`.
+ * The last server to arrive at the top knows that every server has
+ * arrived; it alone decides what the round means (the caller's `decide`,
+ * which may run the phase's sequential code) and releases the servers that
+ * stopped at the nodes it climbed through, top down; each passes the word
+ * on at the nodes it climbed through in turn.
  *
  * So arrival and release take ceil(log_FANIN p) steps, an arrival is one
  * read-modify-write on a line shared by at most FANIN servers, every
@@ -52,11 +52,14 @@ _Static_assert((FI_VERDICT_SETTLE | FI_VERDICT_DONE) <= VERDICT_MASK, "verdicts 
 struct fi_barrier_node {
     /* Arrivals this round: the last one resets it before it climbs on. */
     _Alignas(FI_CACHE_LINE) volatile AO_t arrivals;
-    volatile AO_t from[FI_BARRIER_FANIN];  /* who arrived from child c this round */
+    /* The go word of whoever arrived from child c this round, so that the
+     * release stores to it with no look at the server table. */
+    volatile AO_t from[FI_BARRIER_FANIN];
     /* Read-only in a run. */
+    AO_t last;  /* children - 1: the old count that the last arriver sees */
+    struct fi_barrier_node *parent;  /* NULL at the top */
     int children;
-    int parent;  /* the node above; -1 at the top */
-    int slot;    /* this node's child slot there */
+    int slot;  /* this node's child slot in the parent */
 };
 
 int fi_barrier_alloc(int nservers)
@@ -79,7 +82,8 @@ int fi_barrier_alloc(int nservers)
         for (int g = 0; g < count; ++g) {
             struct fi_barrier_node *n = &nodes[first + g];
             n->children = units - g * k < k ? units - g * k : k;
-            n->parent = count > 1 ? first + count + g / k : -1;
+            n->last = (AO_t)n->children - 1;
+            n->parent = count > 1 ? &nodes[first + count + g / k] : NULL;
             n->slot = g % k;
         }
         first += count;
@@ -96,13 +100,13 @@ void fi_barrier_free(void)
 }
 
 /* Arrive at node n from child `slot`; true if the caller was the last. */
-static int arrive(struct fi_barrier_node *n, int slot, int me)
+static int arrive(struct fi_barrier_node *n, unsigned slot, volatile AO_t *go)
 {
-    AO_store(&n->from[slot], (AO_t)me);
+    AO_store(&n->from[slot], (AO_t)go);
     /* Full: release, this subtree's work (and what it acquired from below)
      * and the slot to the last arriver; acquire, if we are the last, the
      * others'.  The increments of a round form one release sequence. */
-    if (AO_fetch_and_add1_full(&n->arrivals) != (AO_t)n->children - 1)
+    if (AO_fetch_and_add1_full(&n->arrivals) != n->last)
         return 0;
     /* Before anybody's next arrival here: they have yet to be released. */
     AO_store(&n->arrivals, 0);
@@ -155,15 +159,16 @@ static void wait_for_release(struct fi_server *me, AO_t round, const struct fi_i
 
 /* Release the servers that stopped at the nodes path[0 .. won), top down:
  * the largest subtrees first. */
-static void release(const struct fi_server *me, const int *path, int won, AO_t go)
+static void release(const struct fi_server *me, struct fi_barrier_node *const *path, int won,
+                    AO_t go)
 {
     for (int l = won; l-- > 0;) {
-        const struct fi_barrier_node *n = &fi_lib.barrier_nodes[path[l]];
+        const struct fi_barrier_node *n = path[l];
         for (int c = 0; c < n->children; ++c) {
-            int s = (int)AO_load(&n->from[c]);
-            if (s != me->index)
+            volatile AO_t *to = (volatile AO_t *)AO_load(&n->from[c]);
+            if (to != &me->barrier_go)
                 /* Release: the verdict and everything before it; pairs with released(). */
-                AO_store_release(&fi_lib.servers[s].barrier_go, go);
+                AO_store_release(to, go);
         }
     }
     if (won > 0)
@@ -174,20 +179,21 @@ unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(void *), void
                           const struct fi_idle_ops *idle)
 {
     AO_t round = ++me->barrier_round;
-    int path[MAX_LEVELS];
+    struct fi_barrier_node *path[MAX_LEVELS];
     int won = 0;
-    int node = fi_lib.barrier_nodes != NULL ? me->index / FI_BARRIER_FANIN : -1;
-    int slot = me->index % FI_BARRIER_FANIN;
-    while (node >= 0) {
-        struct fi_barrier_node *n = &fi_lib.barrier_nodes[node];
-        if (!arrive(n, slot, me->index))
-            break;
-        path[won++] = node;
-        slot = n->slot;
-        node = n->parent;
+    /* The index as unsigned: a shift and a mask, where an int's division
+     * by FI_BARRIER_FANIN took a dozen instructions. */
+    unsigned index = (unsigned)me->index;
+    struct fi_barrier_node *n =
+        fi_lib.barrier_nodes != NULL ? &fi_lib.barrier_nodes[index / FI_BARRIER_FANIN] : NULL;
+    unsigned slot = index % FI_BARRIER_FANIN;
+    while (n != NULL && arrive(n, slot, &me->barrier_go)) {
+        path[won++] = n;
+        slot = (unsigned)n->slot;
+        n = n->parent;
     }
     unsigned verdict;
-    if (node < 0) {
+    if (n == NULL) {
         verdict = decide(ctx);
     } else {
         wait_for_release(me, round, idle);
