@@ -178,14 +178,15 @@ static void release(const struct fi_server *me, struct fi_barrier_node *const *p
 unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(void *), void *ctx,
                           const struct fi_idle_ops *idle)
 {
+    if (fi_lib.barrier_nodes == NULL)
+        return decide(ctx);  /* one server: it is the top, and nobody waits */
     AO_t round = ++me->barrier_round;
     struct fi_barrier_node *path[MAX_LEVELS];
     int won = 0;
     /* The index as unsigned: a shift and a mask, where an int's division
      * by FI_BARRIER_FANIN took a dozen instructions. */
     unsigned index = (unsigned)me->index;
-    struct fi_barrier_node *n =
-        fi_lib.barrier_nodes != NULL ? &fi_lib.barrier_nodes[index / FI_BARRIER_FANIN] : NULL;
+    struct fi_barrier_node *n = &fi_lib.barrier_nodes[index / FI_BARRIER_FANIN];
     unsigned slot = index % FI_BARRIER_FANIN;
     while (n != NULL && arrive(n, slot, &me->barrier_go)) {
         path[won++] = n;

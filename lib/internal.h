@@ -76,7 +76,7 @@ struct fi_server {
                         iterative filament may be created */
     int at_work;     /* has had work in this run (fi_lib.unstarted) */
     int settling;    /* in an episode's settling stage: work is counted in busy */
-    AO_t barrier_round;  /* barrier rounds crossed (barrier.c) */
+    AO_t barrier_round;  /* rounds crossed in the tree (barrier.c; none with one server) */
     AO_t settle_no;      /* settling stages ended (scheduler.c) */
     unsigned steal_seed;
     pthread_t thread;
