@@ -146,15 +146,10 @@ static void rows_of_phase(long phase, long first, long end, void *arg)
     f_reduce_max(b->maxdiff, b->app->rows(b->problem, (int)phase, first, end));
 }
 
-/* Row i of a phase: an RTC filament that waited for its halo. */
-static void halo_row(long i, long phase, void *arg)
-{
-    rows_of_phase(phase, i, i + 1, arg);
-}
-
 /* Row j of phase i: a point of a server's run of iterative rows, which the
- * library passes to the range version, rows_of_phase, whole. */
-static void iterative_row(long phase, long j, void *arg)
+ * library passes to the range version, rows_of_phase, whole; or an RTC
+ * filament that waited for its halo. */
+static void phase_row(long phase, long j, void *arg)
 {
     rows_of_phase(phase, j, j + 1, arg);
 }
@@ -172,7 +167,7 @@ static void exchange(struct block *b, int phase)
     for (int s = 0; s < 2; ++s) {
         if (b->recv[s] == MPI_REQUEST_NULL)
             continue;
-        app_check_f(f_mpi_rtc_thread(&b->recv[s], F_ANY, halo_row, rows[s], phase, b),
+        app_check_f(f_mpi_rtc_thread(&b->recv[s], F_ANY, phase_row, phase, rows[s], b),
                     "f_mpi_rtc_thread");
         app_check_f(f_mpi_rtc_thread(&b->send[s], F_ANY, NULL, 0, 0, NULL), "f_mpi_rtc_thread");
     }
@@ -212,7 +207,7 @@ static int create_rows(int server, int nservers, void *arg)
     long count = e->hi - e->lo;
     long first = e->lo + app_strip_begin(server, count, nservers);
     long end = e->lo + app_strip_begin(server + 1, count, nservers);
-    return first < end ? f_iterative_row(server, iterative_row, e->phase, first, end, e->b) : 0;
+    return first < end ? f_iterative_row(server, phase_row, e->phase, first, end, e->b) : 0;
 }
 
 static void run_fil(struct block *b, int servers)
@@ -223,7 +218,7 @@ static void run_fil(struct block *b, int servers)
     app_check_f(f_mpi_initialize(), "f_mpi_initialize");
     if ((b->maxdiff = f_new_reduction(F_MAX)) == NULL)
         app_fail("f_new_reduction: out of memory");
-    app_check_f(f_set_range_version(iterative_row, rows_of_phase), "f_set_range_version");
+    app_check_f(f_set_range_version(phase_row, rows_of_phase), "f_set_range_version");
     for (int p = 0; p < app->phases; ++p) {
         ends[p] = b->overlap ? (struct phase_end){ b, p, b->inner_first, b->inner_end }
                              : (struct phase_end){ b, p, b->first, b->end };
