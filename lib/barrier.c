@@ -46,6 +46,9 @@ _Static_assert((FI_VERDICT_SETTLE | FI_VERDICT_DONE) <= VERDICT_MASK, "verdicts 
  * looks: a sleeper is woken when work is published, and must see it. */
 #define LOOK_EVERY 32
 
+/* Polls of the go word alone, before the first look (wait_for_release). */
+#define QUICK_POLLS (FI_SPIN_POLLS < LOOK_EVERY - 1 ? FI_SPIN_POLLS : LOOK_EVERY - 1)
+
 /* A tree of fan-in 2 or more over at most INT_MAX servers is shallower. */
 #define MAX_LEVELS ((int)(sizeof(int) * CHAR_BIT))
 
@@ -145,15 +148,26 @@ static int released_or_work(void *ctx)
  * meanwhile. */
 static void wait_for_release(struct fi_server *me, AO_t round, const struct fi_idle_ops *idle)
 {
-    struct go_wait w = { me, round, idle, 0, 0 };
+    /* First the polls before the first look, here: the wait of a plain
+     * pass ends among them, and its way on to the next pass is then a load
+     * and a branch, not a return through fi_wait_until and its test.  A
+     * waiter that must cede its core leaves its few polls to fi_wait_until,
+     * which counts them before it yields. */
+    unsigned quick = fi_lib.oversubscribed ? 0 : QUICK_POLLS;
+    for (unsigned k = 0; k < quick; ++k) {
+        if (released(me, round))
+            return;
+        fi_cpu_relax();
+    }
+    struct go_wait w = { me, round, idle, quick, 0 };
     for (;;) {
         w.work = 0;
-        w.polls = 0;
         fi_wait_until(&fi_lib.servers_wait, released_or_work, &w, fi_lib.oversubscribed,
                       FI_RUN_YIELD_NS, &me->stats.idle_ns);
         if (!w.work)
             return;
         idle->help(me);
+        w.polls = 0;
     }
 }
 
