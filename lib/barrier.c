@@ -150,9 +150,10 @@ static void wait_for_release(struct fi_server *me, AO_t round, const struct fi_i
 {
     /* First the polls before the first look, here: the wait of a plain
      * pass ends among them, and its way on to the next pass is then a load
-     * and a branch, not a return through fi_wait_until and its test.  A
-     * waiter that must cede its core leaves its few polls to fi_wait_until,
-     * which counts them before it yields. */
+     * and a branch, not a return through fi_wait_until and its test (and,
+     * like its first polls, untimed: f_get_stats(3)).  A waiter that must
+     * cede its core leaves its few polls to fi_wait_until, which counts
+     * them before it yields. */
     unsigned quick = fi_lib.oversubscribed ? 0 : QUICK_POLLS;
     for (unsigned k = 0; k < quick; ++k) {
         if (released(me, round))
