@@ -207,7 +207,7 @@ static int create_rows(int server, int nservers, void *arg)
     long count = e->hi - e->lo;
     long first = e->lo + app_strip_begin(server, count, nservers);
     long end = e->lo + app_strip_begin(server + 1, count, nservers);
-    return first < end ? f_iterative_row(server, phase_row, e->phase, first, end, e->b) : 0;
+    return f_iterative_row(server, phase_row, e->phase, first, end, e->b);  /* may be empty */
 }
 
 static void run_fil(struct block *b, int servers)
