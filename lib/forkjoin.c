@@ -61,10 +61,10 @@ static struct f_task_ no_slot[2] = { { .word_ = (F_MARK_ | F_NOT_UNTYPED_) << F_
 static const struct f_deque_ no_deque = NO_DEQUE;
 F_API __thread struct f_deque_ f_deque_ = NO_DEQUE;
 
-int fi_deque_init(struct fi_deque *d)
+int fi_deque_init(struct fi_deque *d, size_t slots)
 {
     memset(d, 0, sizeof *d);
-    d->cap = FI_DEQUE_SLOTS;
+    d->cap = slots;
     /* Zeroed (done and thief start at 0) and touched only as used. */
     d->own = &d->home;
     /* One more, marked, below the first: a sync at the first slot reads a

@@ -51,8 +51,9 @@ _Static_assert(FI_BARRIER_FANIN >= 2, "FI_BARRIER_FANIN");
 #endif
 _Static_assert(FI_CLAIM_BATCH >= 1, "FI_CLAIM_BATCH");
 
-/* Fork/join slots per server (64 bytes each, touched as used); a fork
- * that finds the deque full is pruned. */
+/* Fork/join slots per server (64 bytes each, touched as used), unless
+ * FILAMENTS_DEQUE says otherwise; a fork that finds the deque full runs
+ * its child as a call (forkjoin.c). */
 #ifndef FI_DEQUE_SLOTS
 #define FI_DEQUE_SLOTS (1UL << 16)
 #endif
