@@ -318,6 +318,20 @@ F_API void *f_sync_ptr(f_frame *fr, f_ptr_func fn);
 F_API f_frame f_frame_here(void);
 
 /*
+ * A typed root: from the main thread between runs, run fn(frame, i, j,
+ * arg) on the servers and store its value in *result (unless result is
+ * NULL), in one call:
+ *     long n;
+ *     if (f_run_long(fib, 40, 0, NULL, &n) < 0) ...
+ * It is a run: f_parallel with fn as one more root filament, so whatever
+ * was created before it runs too.  0, or F_ESTATE (not from the main
+ * thread between runs), F_EINVAL (fn is NULL), F_ENOMEM.  See f_fork(3).
+ */
+F_API int f_run_long(f_long_func fn, long i, long j, void *arg, long *result);
+F_API int f_run_double(f_double_func fn, long i, long j, void *arg, double *result);
+F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
+
+/*
  * The fork/join fast paths, inline (as getc is): a fork writes a slot of
  * the calling server's deque, a join or sync pops one and calls it.  What
  * they cannot decide they leave to the library.  The types and variables

@@ -803,3 +803,45 @@ f_frame(f_frame_here)(void)
 FI_TYPED(long, long)
 FI_TYPED(double, double)
 FI_TYPED(void *, ptr)
+
+/*
+ * A typed root (f_run_long): the untyped root filament `typed_root` runs
+ * the typed function's slot, a copy on the main thread's stack, as a
+ * filament of its own with a frame at its base, as a thief runs a stolen
+ * typed slot; its value stays in the copy, which the main thread reads
+ * once f_parallel returns.  The root's own slot could not keep it: the
+ * filaments that run after the root on its server reuse the slot.
+ */
+static void typed_root(long unused, long unused2, void *task)
+{
+    fi_task_run(fi_self, task);
+}
+
+static int run_typed(unsigned long kind, void (*fn)(void), long i, long j, void *arg,
+                     f_value *value)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    if (fn == NULL)
+        return F_EINVAL;
+    struct f_task_ task = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
+    int rc = fork_root((void (*)(void))typed_root, 0, 0, &task);
+    if (rc == F_OK)
+        rc = f_parallel();
+    if (rc == F_OK)
+        *value = task.result_;
+    return rc;
+}
+
+#define FI_RUN(T, name, KIND, member)                                                          \
+    int f_run_##name(f_##name##_func fn, long i, long j, void *arg, T *result)                 \
+    {                                                                                          \
+        f_value value;                                                                         \
+        int rc = run_typed(KIND, (void (*)(void))fn, i, j, arg, &value);                       \
+        if (rc == F_OK && result != NULL)                                                      \
+            *result = value.member;                                                            \
+        return rc;                                                                             \
+    }
+FI_RUN(long, long, F_KIND_LONG_, l)
+FI_RUN(double, double, F_KIND_DOUBLE_, d)
+FI_RUN(void *, ptr, F_KIND_PTR_, p)

@@ -1114,6 +1114,69 @@ START_TEST(test_forkjoin_full_deque_typed_join_first)
 }
 END_TEST
 
+/* f_run_long and its kin: a typed function's value from the main thread in
+ * one call.  It is a run: roots created before it run in it too, and the
+ * library stays ready for the next. */
+static atomic_long run_before;
+
+static void mark_before(long v, long unused, void *unused2)
+{
+    atomic_store(&run_before, v);
+}
+
+START_TEST(test_forkjoin_run_typed)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    for (long k = 0; k < ITEMS; ++k)
+        items[k] = (long)(fj_mix((uint64_t)k + 77) % 100000);
+    atomic_store(&run_before, 0);
+    ck_assert_int_eq(f_fork(mark_before, 7, 0, NULL), F_OK);
+    long l = -1;
+    ck_assert_int_eq(f_run_long(fib_long, 21, 0, NULL, &l), F_OK);
+    ck_assert_int_eq(l, fib_seq(21));
+    ck_assert_int_eq(atomic_load(&run_before), 7);
+    double d = -1, h = harmonic_seq(0, 20000);
+    ck_assert_int_eq(f_run_double(harmonic, 0, 20000, NULL, &d), F_OK);
+    ck_assert(memcmp(&d, &h, sizeof h) == 0);
+    void *p = NULL;
+    ck_assert_int_eq(f_run_ptr(argmax, 0, ITEMS, NULL, &p), F_OK);
+    ck_assert_ptr_eq(p, argmax_seq(0, ITEMS));
+    ck_assert_int_eq(f_run_long(fib_long, 10, 0, NULL, NULL), F_OK);    /* value not wanted */
+    ck_assert_int_eq(f_run_long(NULL, 10, 0, NULL, &l), F_EINVAL);
+    ck_assert_int_eq(f_run_double(NULL, 10, 0, NULL, &d), F_EINVAL);
+    ck_assert_int_eq(f_run_ptr(NULL, 10, 0, NULL, &p), F_EINVAL);
+    ck_assert_int_eq(l, fib_seq(21));    /* a failed call stores nothing */
+}
+END_TEST
+
+/* From a filament, f_run_long is F_ESTATE, before its F_EINVAL. */
+static void run_in_filament(long unused, long unused2, void *out)
+{
+    long l = -1;
+    ((int *)out)[0] = f_run_long(fib_long, 5, 0, NULL, &l);
+    ((int *)out)[1] = f_run_long(NULL, 5, 0, NULL, &l);
+    ((int *)out)[2] = l == -1;
+}
+
+START_TEST(test_forkjoin_run_typed_errors)
+{
+    long l = -1;
+    ck_assert_int_eq(f_run_long(fib_long, 5, 0, NULL, &l), F_ESTATE);    /* before f_initialize */
+    ck_assert_int_eq(f_run_long(NULL, 5, 0, NULL, &l), F_ESTATE);
+    FJ_START(_i);
+    int out[3] = { 0, 0, 0 };
+    ck_assert_int_eq(f_fork(run_in_filament, 0, 0, out), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(out[0], F_ESTATE);
+    ck_assert_int_eq(out[1], F_ESTATE);
+    ck_assert_int_eq(out[2], 1);
+    f_finalize();
+    ck_assert_int_eq(f_run_double(harmonic, 0, 10, NULL, NULL), F_ESTATE);    /* after */
+    ck_assert_int_eq(l, -1);
+}
+END_TEST
+
 /* ------------------------------------------------------- random trees */
 
 /*
@@ -1668,6 +1731,8 @@ Suite *make_suite(void)
     FJ_ADD(limits, test_forkjoin_roots_fill_deques, 0, 4);
     FJ_ADD(limits, test_forkjoin_full_deque_typed, 0, 4);
     FJ_ADD(limits, test_forkjoin_full_deque_typed_join_first, 0, 4);
+    FJ_ADD(limits, test_forkjoin_run_typed, 0, 16);
+    FJ_ADD(limits, test_forkjoin_run_typed_errors, 0, 4);
 
     TCase *random = fj_tcase(s, "random");
     FJ_ADD(random, test_forkjoin_random_trees, 0, 200);
