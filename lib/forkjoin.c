@@ -238,7 +238,6 @@ void fi_forkjoin_open(struct fi_server *me, int open)
 /* ------------------------------------------------------------------ run */
 
 static void join_to(struct fi_server *me, size_t base);
-static void keep_result(f_value r);
 static void join_untyped(struct fi_server *me, size_t base);
 
 /*
@@ -631,6 +630,25 @@ static int reserve_pruned(struct fi_deque *d)
 }
 
 /*
+ * A typed fork pruned in a full deque: run the child here, as a filament of
+ * its own (its base is the capacity, so it forks only into kept results
+ * too), then keep its result aside with its forker's base, for the sync.
+ * The results the child kept and never synced (a program's error) lie
+ * above the forker's own, from `kept` up: they are dropped first.  Room for
+ * one more was reserved by fork_slow; the child's own forks only grow it.
+ */
+static void run_pruned_typed(struct fi_server *me, struct f_task_ *t)
+{
+    struct fi_deque *d = &me->deque;
+    size_t kept = d->npruned;
+    fi_task_run(me, t);
+    d->npruned = kept;
+    d->pruned[d->npruned++] = (struct fi_pruned){ t->result_, fi_base(d) };
+    d->own->pruned_++;
+    fi_forkjoin_bounds(d);
+}
+
+/*
  * Every fork that the inline fast path did not take: from the main thread
  * (a root), a bad argument, a new peak, a full deque, pruning, a thief's
  * request.  F_OK, F_EINVAL, F_ESTATE or F_ENOMEM.
@@ -667,36 +685,13 @@ static int fork_slow(unsigned long kind, void (*fn)(void), f_func seq, long i, l
     if (kind != F_KIND_VOID_ && reserve_pruned(d) < 0)    /* typed: the deque is full */
         return F_ENOMEM;
     struct f_task_ t = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
-    fi_task_run(me, &t);
-    if (kind == F_KIND_VOID_)
-        d->own->pruned_++;
-    else
-        keep_result(t.result_);    /* counts it */
-    return F_OK;
-}
-
-/*
- * A typed fork pruned in a full deque: its result goes aside with its
- * forker's base, for its sync (room reserved by fork_slow).  What the child
- * forked and left at the end of the deque, typed or not, is joined first,
- * as it returns: a typed child's result that was never synced is dropped
- * with it.
- */
-static void keep_result(f_value r)
-{
-    struct fi_server *me = fi_self;
-    struct fi_deque *d = &me->deque;
-    struct f_deque_ *o = d->own;
-    if (fi_bottom(d) != d->cap || oldest_pruned(d, d->cap) != d->npruned) {
-        struct f_task_ *saved = o->base_;
-        o->base_ = o->slot_ + d->cap;
-        join_to(me, d->cap);
-        d->npruned = oldest_pruned(d, d->cap);
-        o->base_ = saved;
+    if (kind != F_KIND_VOID_) {
+        run_pruned_typed(me, &t);
+        return F_OK;
     }
-    d->pruned[d->npruned++] = (struct fi_pruned){ r, fi_base(d) };
-    o->pruned_++;
-    fi_forkjoin_bounds(d);
+    fi_task_run(me, &t);
+    d->own->pruned_++;
+    return F_OK;
 }
 
 /* A fork with no inline fast path before it: push, or the slow path. */

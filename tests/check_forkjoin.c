@@ -1114,6 +1114,56 @@ START_TEST(test_forkjoin_full_deque_typed_join_first)
 }
 END_TEST
 
+/* ------------------------------------------- small deques (FILAMENTS_DEQUE) */
+
+/* A variant's deque: 2, 3, 5 or 8 slots per server; its pruning mode turns
+ * with the next four variants. */
+static const char *small_deque(int i)
+{
+    static const char *slots[] = { "2", "3", "5", "8" };
+    return slots[fj_variant(i) % 4];
+}
+
+static long small_deque_prune(int i)
+{
+    return prune_modes[(fj_variant(i) / 4 + fj_variant(i)) % 4];
+}
+
+/* Typed fib as f_fork(3) writes it, with no fallback: in a deque of a few
+ * slots most forks find it full, and their children run as calls whose
+ * values wait for their syncs, nested as deep as the recursion (a child
+ * run so forks into a full deque too). */
+static long fib_nofallback(f_frame fr, long n, long unused, void *unused2)
+{
+    if (n < 2)
+        return n;
+    f_fork_long(&fr, fib_nofallback, n - 1, 0, NULL);
+    long b = fib_nofallback(fr, n - 2, 0, NULL);
+    return f_sync_long(&fr, fib_nofallback) + b;
+}
+
+START_TEST(test_forkjoin_small_deque_typed)
+{
+    ck_assert_int_eq(setenv("FILAMENTS_DEQUE", small_deque(_i), 1), 0);
+    FJ_START(_i);
+    f_set_prune(small_deque_prune(_i));
+    for (long n = 0; n <= 22; ++n) {
+        long r = -1;
+        ck_assert_int_eq(f_run_long(fib_nofallback, n, 0, NULL, &r), F_OK);
+        ck_assert_msg(r == fib_seq(n), "FILAMENTS_DEQUE=%s: fib(%ld) is %ld, not %ld",
+                      small_deque(_i), n, r, fib_seq(n));
+    }
+    for (long k = 0; k < ITEMS; ++k)
+        items[k] = k * 3;
+    long m = -1;
+    ck_assert_int_eq(f_run_long(mixed, 20, 0, NULL, &m), F_OK);
+    ck_assert_int_eq(m, mixed_seq(20));
+    struct f_stats st;
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_gt(st.pruned_forks, 0);    /* the calls in a full deque are counted */
+}
+END_TEST
+
 /* f_run_long and its kin: a typed function's value from the main thread in
  * one call.  It is a run: roots created before it run in it too, and the
  * library stays ready for the next. */
@@ -1315,8 +1365,10 @@ static void rnode_run(long unused, long unused2, void *arg)
 
 /* RRUNS runs, each of RSEEDS trees (one root each) under its own pruning
  * mode, against the sequential code. */
-static void random_trees(int i, int joins_in_typed)
+static void random_trees(int i, int joins_in_typed, const char *deque_slots)
 {
+    if (deque_slots != NULL)
+        ck_assert_int_eq(setenv("FILAMENTS_DEQUE", deque_slots, 1), 0);
     FJ_START(i);
     for (int run = 0; run < RRUNS; ++run) {
         struct rtree t[RSEEDS];
@@ -1338,14 +1390,23 @@ static void random_trees(int i, int joins_in_typed)
 
 START_TEST(test_forkjoin_random_trees)
 {
-    random_trees(_i, 0);
+    random_trees(_i, 0, NULL);
+}
+END_TEST
+
+/* As above, in deques of a few slots, full at every few forks: 4 to 8,
+ * room for the RSEEDS roots even on one server. */
+START_TEST(test_forkjoin_random_trees_small_deque)
+{
+    static const char *slots[] = { "4", "5", "6", "8" };
+    random_trees(_i, _i % 2, slots[fj_variant(_i) % 4]);
 }
 END_TEST
 
 /* As above, but a typed child may fork untyped children and join them. */
 START_TEST(test_forkjoin_random_trees_joins_in_typed)
 {
-    random_trees(_i, 1);
+    random_trees(_i, 1, NULL);
 }
 END_TEST
 
@@ -1731,12 +1792,14 @@ Suite *make_suite(void)
     FJ_ADD(limits, test_forkjoin_roots_fill_deques, 0, 4);
     FJ_ADD(limits, test_forkjoin_full_deque_typed, 0, 4);
     FJ_ADD(limits, test_forkjoin_full_deque_typed_join_first, 0, 4);
+    FJ_ADD(limits, test_forkjoin_small_deque_typed, 0, 32);
     FJ_ADD(limits, test_forkjoin_run_typed, 0, 16);
     FJ_ADD(limits, test_forkjoin_run_typed_errors, 0, 4);
 
     TCase *random = fj_tcase(s, "random");
     FJ_ADD(random, test_forkjoin_random_trees, 0, 200);
     FJ_ADD(random, test_forkjoin_random_trees_joins_in_typed, 0, 8);
+    FJ_ADD(random, test_forkjoin_random_trees_small_deque, 0, 64);
 
     TCase *term = fj_tcase(s, "termination");
     FJ_ADD(term, test_forkjoin_termination, 0, 16);
