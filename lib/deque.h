@@ -61,17 +61,6 @@ static inline void (*fi_task_fn(const struct f_task_ *t))(void)
     return (void (*)(void))(t->word_ & F_FN_MASK_);
 }
 
-/* j and arg as the fork passed them: 0 and NULL where it stored neither. */
-static inline long fi_task_j(const struct f_task_ *t)
-{
-    return t->word_ >> F_KIND_SHIFT_ & F_NOARGS_ ? 0 : t->j_;
-}
-
-static inline void *fi_task_arg(const struct f_task_ *t)
-{
-    return t->word_ >> F_KIND_SHIFT_ & F_NOARGS_ ? NULL : t->arg_;
-}
-
 /* A typed fork pruned in a full deque, which has no slot for its result:
  * the result, and its forker's base_ (whose syncs alone may take it). */
 struct fi_pruned {

@@ -98,7 +98,7 @@ void fi_forkjoin_discard(struct fi_server *s, fi_discard_fn discard)
 {
     struct f_deque_ *o = s->deque.own;
     for (struct f_task_ *t = o != NULL ? o->slot_ : NULL; t != NULL && t < o->bottom_; ++t)
-        discard((f_func)fi_task_fn(t), fi_task_arg(t));
+        discard((f_func)fi_task_fn(t), t->arg_);
 }
 
 long fi_prune_threshold(void)
@@ -260,8 +260,8 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
     o->base_ = o->bottom_;
     int guarded = guard_base(&me->deque);
     void (*fn)(void) = fi_task_fn(t);
-    long i = t->i_, j = fi_task_j(t);
-    void *arg = fi_task_arg(t);
+    long i = t->i_, j = t->j_;
+    void *arg = t->arg_;
     switch (kind) {
     case F_KIND_LONG_: r.l = ((f_long_func)fn)(o->base_, i, j, arg); break;
     case F_KIND_DOUBLE_: r.d = ((f_double_func)fn)(o->base_, i, j, arg); break;
