@@ -85,6 +85,11 @@ struct fi_deque {
     struct fi_pruned *pruned;  /* typed results pruned in a full deque, in fork order */
     size_t npruned, pruned_cap;
     size_t peak;
+    /* F_PRUNE_AUTO: the children held before a fork is pruned, and when the
+     * last thief's request was answered (forkjoin.c, adapt_depth). */
+    size_t prune_depth;
+    unsigned long answered_ns;
+    unsigned long published;    /* slots made public in this run */
     /* The forks pushed here are the sum of the slots' counts (below peak)
      * and forks_moved; the fork/join filaments this server ran are derived,
      * so that a pop counts nothing: pushed + carried - lost - live + taken

@@ -67,6 +67,7 @@ int fi_deque_init(struct fi_deque *d, size_t slots)
     d->cap = slots;
     /* Zeroed (done and thief start at 0) and touched only as used. */
     d->own = &d->home;
+    d->prune_depth = FI_PRUNE_DEPTH;
     /* One more, marked, below the first: a sync at the first slot reads a
      * mark there, where the library has the last word. */
     struct f_task_ *pages = fi_alloc_zeroed_pages((d->cap + 1) * sizeof *pages);
@@ -191,7 +192,7 @@ void fi_forkjoin_bounds(struct fi_deque *d)
     size_t prune = d->cap;
     long threshold = fi_prune_threshold();
     if (threshold == F_PRUNE_AUTO)
-        prune = oldest_held(d) + FI_PRUNE_DEPTH;
+        prune = oldest_held(d) + d->prune_depth;
     else if (threshold > 0 && (size_t)threshold < d->cap)
         prune = oldest_held(d) + (size_t)threshold + 1;
     if (prune > d->cap)
@@ -211,6 +212,9 @@ void fi_forkjoin_bounds(struct fi_deque *d)
 
 void fi_forkjoin_begin_run(struct fi_server *me)
 {
+    me->deque.prune_depth = FI_PRUNE_DEPTH;
+    me->deque.answered_ns = 0;    /* none yet: the first request is no sign */
+    me->deque.published = 0;
     fi_forkjoin_bounds(&me->deque);
 }
 
@@ -538,6 +542,7 @@ static void publish(struct fi_server *me)
     if (private == 0 || me->in_barrier)
         return;    /* leave the request standing for the next fork */
     size_t split = d->split + (private + 1) / 2;
+    d->published += split - d->split;
     for (size_t k = d->split; k < split; ++k)
         fi_task_mark(&d->own->slot_[k]);    /* no inline pop takes a public slot */
     AO_t ts = AO_load(&d->ts);
@@ -550,6 +555,33 @@ static void publish(struct fi_server *me)
     fi_forkjoin_bounds(d);
     if (AO_load(&fi_lib.servers_wait.sleepers) != 0)
         fi_wake_all(&fi_lib.servers_wait);
+}
+
+/*
+ * F_PRUNE_AUTO's depth, at a thief's request.  A thief that asks again
+ * soon after the last request found little in what it took: the children
+ * this server held were small pieces (an unbalanced tree's, most of them
+ * leaves), and each request costs both servers a round trip.  So hold
+ * twice as many, up to the whole deque, that thieves find a choice of
+ * pieces public without asking (some of an unbalanced tree's are large).
+ * But only while what the thieves took was worth it on the whole: the run
+ * so far, per piece this server published and per thief, at least
+ * FI_PRUNE_WORTH_NS.  Where every piece is tiny (a loop of small forks),
+ * more of them only make more steals, each dearer than the piece, and the
+ * depth halves instead.  A thief that asks only long after found plenty:
+ * halve it too, down to FI_PRUNE_DEPTH, and prune more.  The run's first
+ * request is no sign either way: every thief asks at a start.
+ */
+static void adapt_depth(struct fi_deque *d)
+{
+    unsigned long now = fi_clock_ns(), since = now - d->answered_ns;
+    unsigned long thieves = (unsigned long)fi_lib.nservers - 1;
+    int worth = (now - fi_lib.run_posted_ns) * thieves >= FI_PRUNE_WORTH_NS * (d->published + 1);
+    if (d->answered_ns != 0 && since < FI_PRUNE_QUICK_NS && worth)
+        d->prune_depth = d->prune_depth < d->cap / 2 ? d->prune_depth * 2 : d->cap;
+    else if ((since > FI_PRUNE_SLOW_NS || !worth) && d->prune_depth / 2 >= FI_PRUNE_DEPTH)
+        d->prune_depth /= 2;
+    d->answered_ns = now;
 }
 
 /* Raise the peak of live slots to the bottom, if it is a new one. */
@@ -611,7 +643,7 @@ static int prune_now(const struct fi_deque *d, unsigned long kind, f_func seq)
         return 0;
     if (threshold > 0)
         return held > (size_t)threshold;
-    return held >= FI_PRUNE_DEPTH && AO_load(&d->splitreq) == 0 &&
+    return held >= d->prune_depth && AO_load(&d->splitreq) == 0 &&
            (seq == NULL || every_server_at_work());
 }
 
@@ -663,8 +695,10 @@ static int fork_slow(unsigned long kind, void (*fn)(void), f_func seq, long i, l
     if (fn == NULL)
         return F_EINVAL;
     struct fi_deque *d = &me->deque;
-    if (AO_load(&d->splitreq) != 0)
+    if (AO_load(&d->splitreq) != 0) {
+        adapt_depth(d);
         publish(me);    /* a thief asked: answer before pruning */
+    }
     if (!prune_now(d, kind, seq)) {
         push_slot(d, kind, fn, i, j, arg);
         if (AO_load(&d->splitreq) != 0)
