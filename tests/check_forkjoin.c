@@ -1129,30 +1129,23 @@ static long small_deque_prune(int i)
     return prune_modes[(fj_variant(i) / 4 + fj_variant(i)) % 4];
 }
 
-/* Typed fib as f_fork(3) writes it, with no fallback: in a deque of a few
- * slots most forks find it full, and their children run as calls whose
- * values wait for their syncs, nested as deep as the recursion (a child
- * run so forks into a full deque too). */
-static long fib_nofallback(f_frame fr, long n, long unused, void *unused2)
-{
-    if (n < 2)
-        return n;
-    f_fork_long(&fr, fib_nofallback, n - 1, 0, NULL);
-    long b = fib_nofallback(fr, n - 2, 0, NULL);
-    return f_sync_long(&fr, fib_nofallback) + b;
-}
-
+/* Typed fib, whose every fork must succeed, its syncs naming their fork's
+ * function or not: in a deque of a few slots most forks find it full, and
+ * their children run as calls whose values wait for their syncs, nested as
+ * deep as the recursion (a child run so forks into a full deque too); and
+ * the typed and untyped forks of `mixed`. */
 START_TEST(test_forkjoin_small_deque_typed)
 {
     ck_assert_int_eq(setenv("FILAMENTS_DEQUE", small_deque(_i), 1), 0);
     FJ_START(_i);
     f_set_prune(small_deque_prune(_i));
-    for (long n = 0; n <= 22; ++n) {
-        long r = -1;
-        ck_assert_int_eq(f_run_long(fib_nofallback, n, 0, NULL, &r), F_OK);
-        ck_assert_msg(r == fib_seq(n), "FILAMENTS_DEQUE=%s: fib(%ld) is %ld, not %ld",
-                      small_deque(_i), n, r, fib_seq(n));
-    }
+    for (long misname = 0; misname <= 1; ++misname)
+        for (long n = 0; n <= 22; ++n) {
+            long r = -1;
+            ck_assert_int_eq(f_run_long(fib_long, n, misname, NULL, &r), F_OK);
+            ck_assert_msg(r == fib_seq(n), "FILAMENTS_DEQUE=%s: fib(%ld) is %ld, not %ld",
+                          small_deque(_i), n, r, fib_seq(n));
+        }
     for (long k = 0; k < ITEMS; ++k)
         items[k] = k * 3;
     long m = -1;
