@@ -117,6 +117,34 @@ START_TEST(from_filament)
 }
 END_TEST
 
+/* A creator (f_create_per_server) makes a request wait, as a filament may. */
+static int create_fn(int server, int nservers, void *arg)
+{
+    struct handoff *h = arg;
+    if (server == nservers - 1)
+        atomic_store(&h->rc, f_mpi_rtc_thread(&h->req, F_ANY, got_fn, 0, 0, h->g));
+    return F_OK;
+}
+
+START_TEST(from_creator)
+{
+    start(_i);
+    struct got g = { .value = -1 };
+    struct handoff h = { .g = &g, .rc = 1 };
+    long out = 10L * rank + 5;
+    MPI_Request s;
+    MPI_Irecv(&g.value, 1, MPI_LONG, left(), TAG_RING, MPI_COMM_WORLD, &h.req);
+    MPI_Isend(&out, 1, MPI_LONG, right(), TAG_RING, MPI_COMM_WORLD, &s);
+    ck_assert_int_eq(f_create_per_server(create_fn, &h), F_OK);
+    ck_assert_int_eq(t_ldi(&h.rc), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldi(&g.runs), 1);
+    ck_assert_int_eq(g.seen, 10L * left() + 5);
+    MPI_Wait(&s, MPI_STATUS_IGNORE);
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+}
+END_TEST
+
 /* Barrier code exchanges a message every pass (MPI_THREAD_SERIALIZED
  * allows it: no server polls then); its filament runs in the next pass. */
 enum { PASSES = 5 };
@@ -289,7 +317,7 @@ START_TEST(status)
     long out[3] = { 1, 2, rank };
     MPI_Request r, s, rn, sn;
     MPI_Irecv(any.buf, 4, MPI_LONG, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &r);
-    MPI_Isend(out, 3, MPI_LONG, right(), TAG_RING + 100 + rank, MPI_COMM_WORLD, &s);
+    MPI_Issend(out, 3, MPI_LONG, right(), TAG_RING + 100 + rank, MPI_COMM_WORLD, &s);
     MPI_Irecv(none.buf, 4, MPI_LONG, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &rn);
     MPI_Isend(out, 3, MPI_LONG, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &sn);
     ck_assert_int_eq(f_mpi_rtc_status(&r, &any.st, F_ANY, seen_fn, 0, 0, &any), F_OK);
@@ -492,6 +520,7 @@ Suite *make_suite(void)
     TCase *tc = t_tcase(s, "mpi");
     tcase_add_loop_test(tc, ring, 0, 4);
     tcase_add_loop_test(tc, from_filament, 0, 2);
+    tcase_add_loop_test(tc, from_creator, 0, 2);
     tcase_add_loop_test(tc, passes, 0, 2);
     tcase_add_loop_test(tc, twice, 0, 2);
     tcase_add_loop_test(tc, past_end, 0, 2);
