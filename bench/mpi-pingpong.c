@@ -16,10 +16,19 @@
  * test of Jacobi and SOR), timed the same way.
  * Ranks past the second only join the allreduce.
  *
+ * And per size, what an overlap cannot hide: rank 1 posts a receive, rank
+ * 0 sends, and rank 1 computes (no MPI call) for four times the one-way
+ * time, at least 50 us, before it times its MPI_Wait.  Over shared memory
+ * the message has long arrived, and the wait is a copy at most; over TCP
+ * the receiver still reads it from the socket, some 6 us here; and a
+ * message that needs the receiver to move (a rendezvous) takes its whole
+ * time then.  The median round of as many repetitions as fill --ms.
+ *
  * Prints one line per size and one for the allreduce, from rank 0:
  *   what=pingpong ranks=2 bytes=8 reps=40000 seconds=2.1e-07 min=... max=... bytes_per_s=...
+ *   what=arrived ranks=2 bytes=8 reps=... seconds=... min=... max=...
  *   what=allreduce ranks=2 bytes=8 reps=... seconds=... min=... max=...
- * seconds is one way, or one allreduce.  Bad options: one line, exit 2;
+ * seconds is one way, the late wait, or one allreduce.  Bad options: one line, exit 2;
  * fewer than 2 ranks: one line, exit 2.  A benchmark: it judges nothing.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -95,11 +104,52 @@ static double timed(const struct op *op, long reps)
     return t;
 }
 
+/* Rank 1's wait for a message that had time to arrive, as rank 1 saw it,
+ * `reps` times: the mean. */
+static double late_wait(const struct op *op, double delay, long reps)
+{
+    double waited = 0.0;
+    for (long r = 0; r < reps; ++r) {
+        MPI_Request req;
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (rank == 0) {
+            MPI_Isend(op->buf, (int)op->bytes, MPI_BYTE, 1, 0, MPI_COMM_WORLD, &req);
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+            MPI_Irecv(op->buf, (int)op->bytes, MPI_BYTE, 0, 0, MPI_COMM_WORLD, &req);
+            for (double until = MPI_Wtime() + delay; MPI_Wtime() < until;)
+                ;
+            double start = MPI_Wtime();
+            MPI_Wait(&req, MPI_STATUS_IGNORE);
+            waited += MPI_Wtime() - start;
+        }
+    }
+    double t = waited / (double)reps;
+    MPI_Bcast(&t, 1, MPI_DOUBLE, 1, MPI_COMM_WORLD);
+    return t;
+}
+
+/* The late wait of one size whose one-way time is `way`. */
+static void measure_late(const struct op *op, int rounds, long ms, double way)
+{
+    double delay = 4.0 * way > 50e-6 ? 4.0 * way : 50e-6;
+    long reps = (long)((double)ms * 1e-3 / (delay + 2.0 * way));
+    reps = reps < 8 ? 8 : reps;
+    double s[MAX_ROUNDS];
+    for (int k = 0; k < rounds; ++k)
+        s[k] = late_wait(op, delay, reps);
+    qsort(s, (size_t)rounds, sizeof s[0], by_value);
+    if (rank == 0)
+        printf("what=arrived ranks=%d bytes=%ld reps=%ld seconds=%.4g min=%.4g max=%.4g\n",
+               ranks, op->bytes, reps, s[rounds / 2], s[0], s[rounds - 1]);
+    fflush(stdout);
+}
+
 /* One size or the allreduce: untimed batches, doubling, until one takes a
  * quarter of `ms` (one batch's time is a poor guess on a shared machine,
  * where a single preemption stretches it); rounds of four times that many
  * repetitions, about `ms` each, then follow. */
-static void measure(const struct op *op, int rounds, long ms)
+static double measure(const struct op *op, int rounds, long ms)
 {
     long reps = 1;
     while (reps < 10000000 && timed(op, reps) * (double)reps < (double)ms * 0.25e-3)
@@ -113,7 +163,7 @@ static void measure(const struct op *op, int rounds, long ms)
     double way = op->allreduce ? 1.0 : 0.5;
     double med = s[rounds / 2] * way;
     if (rank != 0)
-        return;
+        return med;
     if (op->allreduce)
         printf("what=allreduce ranks=%d bytes=8 reps=%ld seconds=%.4g min=%.4g max=%.4g\n",
                ranks, reps, med, s[0] * way, s[rounds - 1] * way);
@@ -122,6 +172,7 @@ static void measure(const struct op *op, int rounds, long ms)
                "bytes_per_s=%.4g\n", ranks, op->bytes, reps, med, s[0] * way,
                s[rounds - 1] * way, (double)op->bytes / med);
     fflush(stdout);
+    return med;
 }
 
 int main(int argc, char **argv)
@@ -176,7 +227,7 @@ int main(int argc, char **argv)
     }
     memset(op.buf, 1, (size_t)max);
     for (op.bytes = min;; op.bytes = op.bytes * 2 < max ? op.bytes * 2 : max) {
-        measure(&op, rounds, ms);
+        measure_late(&op, rounds, ms, measure(&op, rounds, ms));
         if (op.bytes == max)
             break;
     }

@@ -260,6 +260,11 @@ typedef int (*f_poll_func)(void *arg);
 
 F_API int f_set_poll(f_poll_func poll, void *arg);
 
+/* Not for programs: the poll of a library built on Filaments
+ * (libfilaments-mpi), in a slot of its own, polled beside the program's;
+ * f_finalize removes it and calls end(arg).  F_ESTATE as f_set_poll. */
+F_API int f_set_library_poll_(f_poll_func poll, void (*end)(void *arg), void *arg);
+
 /* ------------------------------------------------- fork/join [§2.3, §4.5] */
 
 F_API int f_fork(f_func fn, long i, long j, void *arg);

@@ -138,9 +138,14 @@ struct fi_lib {
     int nphases, phases_cap;
     struct fi_range_version { f_func point; f_range_func range; } *ranges;  /* row.c */
     int nranges, ranges_cap;
-    /* Outside events (f_set_poll): set between runs, read by the servers. */
+    /* Outside events, set between runs: the program's poll (f_set_poll) and
+     * a library's (f_set_library_poll_), each in a slot of its own, so that
+     * neither replaces the other; `poll` is what the servers call, the one
+     * that is set or both (scheduler.c). */
     f_poll_func poll;
     void *poll_arg;
+    struct fi_poll_slot { f_poll_func poll; void *arg; } poll_program, poll_library;
+    void (*poll_library_end)(void *arg);
 
     /* Set once an F_ANY RTC filament exists in this run: until then idle
      * servers need not look at each other's F_ANY queues. */
@@ -284,6 +289,7 @@ FI_HIDDEN void fi_phase_creator_undo(struct fi_server *s);
 
 /* scheduler.c: the run loop, above everything but server.c. */
 FI_HIDDEN void fi_sched_begin_run(void);        /* main, as it posts a run */
+FI_HIDDEN void fi_sched_end_polls(void);        /* f_finalize: both polls go */
 FI_HIDDEN void fi_sched_run(struct fi_server *me);   /* a server's share of the run */
 
 /* Work may move to a server that has already arrived at the barrier: the

@@ -45,13 +45,57 @@ void fi_sched_begin_run(void)
     fi_lib.run_posted_ns = fi_clock_ns();
 }
 
+/* Both polls, when both are set: what the two still await. */
+static int poll_both(void *unused)
+{
+    (void)unused;
+    return fi_lib.poll_program.poll(fi_lib.poll_program.arg) +
+           fi_lib.poll_library.poll(fi_lib.poll_library.arg);
+}
+
+/* What the servers call: the poll that is set, or both; so the drain's
+ * test stays one load and branch whatever is set (drain, below). */
+static void polls_combine(void)
+{
+    static const struct fi_poll_slot both = { poll_both, NULL };
+    const struct fi_poll_slot *program = &fi_lib.poll_program, *library = &fi_lib.poll_library;
+    const struct fi_poll_slot *one = program->poll != NULL ? program : library;
+    if (program->poll != NULL && library->poll != NULL)
+        one = &both;
+    fi_lib.poll = one->poll;
+    fi_lib.poll_arg = one->arg;
+}
+
 int f_set_poll(f_poll_func poll, void *arg)
 {
     if (fi_check_main_between_runs() < 0)
         return F_ESTATE;
-    fi_lib.poll = poll;
-    fi_lib.poll_arg = arg;
+    fi_lib.poll_program = (struct fi_poll_slot){ poll, arg };
+    polls_combine();
     return F_OK;
+}
+
+int f_set_library_poll_(f_poll_func poll, void (*end)(void *arg), void *arg)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    fi_lib.poll_library = (struct fi_poll_slot){ poll, arg };
+    fi_lib.poll_library_end = poll != NULL ? end : NULL;
+    polls_combine();
+    return F_OK;
+}
+
+/* f_finalize, the servers stopped: both polls go, and the library whose
+ * poll it was learns that it must end too. */
+void fi_sched_end_polls(void)
+{
+    void (*end)(void *arg) = fi_lib.poll_library_end;
+    void *arg = fi_lib.poll_library.arg;
+    fi_lib.poll_program = fi_lib.poll_library = (struct fi_poll_slot){ NULL, NULL };
+    fi_lib.poll_library_end = NULL;
+    polls_combine();
+    if (end != NULL)
+        end(arg);
 }
 
 /* Run the server's own RTC and fork/join work until none is left; each

@@ -279,7 +279,7 @@ void f_finalize(void)
     fi_rtc_cursors_open(0);
     fi_phase_cursors_free();
     fi_range_versions_free();
-    fi_lib.poll = NULL;
+    fi_sched_end_polls();
     destroy_servers(fi_lib.nservers);
     fi_waitset_destroy(&fi_lib.main_wait);
     fi_waitset_destroy(&fi_lib.servers_wait);

@@ -7,7 +7,9 @@
  * library needs), then the suite without forking (a forked child of an MPI
  * process cannot call MPI), then MPI_Finalize.  `check_mpi funneled`
  * checks instead that a lower level is refused.  Every rank runs every
- * test; the messages go around a ring of the ranks.
+ * test; the messages go around a ring of the ranks.  main checks the life
+ * cycle's corners that need MPI down: before MPI_Init_thread, f_initialize
+ * across it, and after MPI_Finalize.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -115,6 +117,34 @@ START_TEST(from_filament)
 }
 END_TEST
 
+/* A creator (f_create_per_server) makes a request wait, as a filament may. */
+static int create_fn(int server, int nservers, void *arg)
+{
+    struct handoff *h = arg;
+    if (server == nservers - 1)
+        atomic_store(&h->rc, f_mpi_rtc_thread(&h->req, F_ANY, got_fn, 0, 0, h->g));
+    return F_OK;
+}
+
+START_TEST(from_creator)
+{
+    start(_i);
+    struct got g = { .value = -1 };
+    struct handoff h = { .g = &g, .rc = 1 };
+    long out = 10L * rank + 5;
+    MPI_Request s;
+    MPI_Irecv(&g.value, 1, MPI_LONG, left(), TAG_RING, MPI_COMM_WORLD, &h.req);
+    MPI_Isend(&out, 1, MPI_LONG, right(), TAG_RING, MPI_COMM_WORLD, &s);
+    ck_assert_int_eq(f_create_per_server(create_fn, &h), F_OK);
+    ck_assert_int_eq(t_ldi(&h.rc), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldi(&g.runs), 1);
+    ck_assert_int_eq(g.seen, 10L * left() + 5);
+    MPI_Wait(&s, MPI_STATUS_IGNORE);
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+}
+END_TEST
+
 /* Barrier code exchanges a message every pass (MPI_THREAD_SERIALIZED
  * allows it: no server polls then); its filament runs in the next pass. */
 enum { PASSES = 5 };
@@ -203,9 +233,284 @@ START_TEST(past_end)
     f_finalize();
     ck_assert_int_eq(f_mpi_rtc_thread(&r2, F_ANY, t_count_fn, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_mpi_initialize(), F_ESTATE); /* no library */
-    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+    ck_assert_int_eq(f_mpi_finalize(), F_ESTATE);   /* f_finalize ended it */
     MPI_Cancel(&r2);
     MPI_Request_free(&r2);
+}
+END_TEST
+
+/* A persistent request: its filament runs once per start, and the handle
+ * stays the program's, started again between runs, then freed. */
+START_TEST(persistent)
+{
+    start(_i);
+    struct got g = { .value = -1 };
+    long out = 0;
+    MPI_Status st;
+    MPI_Request p, ps;
+    MPI_Recv_init(&g.value, 1, MPI_LONG, rank, TAG_SELF, MPI_COMM_WORLD, &p);
+    MPI_Send_init(&out, 1, MPI_LONG, rank, TAG_SELF, MPI_COMM_WORLD, &ps);
+    for (int k = 1; k <= 3; ++k) {
+        out = 40 + k;
+        MPI_Start(&p);
+        MPI_Start(&ps);
+        ck_assert_int_eq(f_mpi_rtc_persistent(p, &st, F_ANY, got_fn, 0, 0, &g), F_OK);
+        ck_assert_int_eq(f_mpi_rtc_persistent(ps, MPI_STATUS_IGNORE, F_ANY, NULL, 0, 0, NULL),
+                         F_OK);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        ck_assert_int_eq(t_ldi(&g.runs), k);
+        ck_assert_int_eq(g.seen, 40 + k);
+        ck_assert_int_eq(st.MPI_SOURCE, rank);
+        ck_assert_int_eq(st.MPI_TAG, TAG_SELF);
+        ck_assert(p != MPI_REQUEST_NULL && ps != MPI_REQUEST_NULL);
+    }
+    ck_assert_int_eq(MPI_Request_free(&p), MPI_SUCCESS);
+    ck_assert_int_eq(MPI_Request_free(&ps), MPI_SUCCESS);
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+}
+END_TEST
+
+/* A persistent request given to f_mpi_rtc_thread is taken like any
+ * other: its filament runs once, and the library frees it. */
+START_TEST(persistent_taken)
+{
+    start(_i);
+    struct got g = { .value = -1 };
+    long out = 9;
+    MPI_Request p, s;
+    MPI_Recv_init(&g.value, 1, MPI_LONG, rank, TAG_SELF, MPI_COMM_WORLD, &p);
+    MPI_Start(&p);
+    MPI_Isend(&out, 1, MPI_LONG, rank, TAG_SELF, MPI_COMM_WORLD, &s);
+    ck_assert_int_eq(f_mpi_rtc_thread(&p, F_ANY, got_fn, 0, 0, &g), F_OK);
+    ck_assert(p == MPI_REQUEST_NULL);
+    ck_assert_int_eq(f_mpi_rtc_thread(&s, F_ANY, NULL, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldi(&g.runs), 1);
+    ck_assert_int_eq(g.seen, 9);
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+}
+END_TEST
+
+/* The status, seen by the filament: a receive from any source with any
+ * tag learns both and the count; MPI_PROC_NULL's is empty. */
+struct seen {
+    MPI_Status st;
+    long buf[4];
+    int source, tag;  /* st's, when the filament ran */
+    int error;
+    atomic_int runs;
+};
+
+static void seen_fn(long i, long j, void *arg)
+{
+    struct seen *x = arg;
+    x->source = x->st.MPI_SOURCE;
+    x->tag = x->st.MPI_TAG;
+    x->error = x->st.MPI_ERROR;
+    atomic_fetch_add(&x->runs, 1);
+}
+
+START_TEST(status)
+{
+    start(_i);
+    struct seen any = { .source = -9 }, none = { .source = -9 };
+    long out[3] = { 1, 2, rank };
+    MPI_Request r, s, rn, sn;
+    MPI_Irecv(any.buf, 4, MPI_LONG, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &r);
+    MPI_Issend(out, 3, MPI_LONG, right(), TAG_RING + 100 + rank, MPI_COMM_WORLD, &s);
+    MPI_Irecv(none.buf, 4, MPI_LONG, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &rn);
+    MPI_Isend(out, 3, MPI_LONG, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &sn);
+    ck_assert_int_eq(f_mpi_rtc_status(&r, &any.st, F_ANY, seen_fn, 0, 0, &any), F_OK);
+    ck_assert_int_eq(f_mpi_rtc_thread(&s, F_ANY, NULL, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_mpi_rtc_status(&rn, &none.st, 0, seen_fn, 0, 0, &none), F_OK);
+    ck_assert_int_eq(f_mpi_rtc_thread(&sn, F_ANY, NULL, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldi(&any.runs), 1);
+    ck_assert_int_eq(any.source, left());
+    ck_assert_int_eq(any.tag, TAG_RING + 100 + left());
+    ck_assert_int_eq(any.error, MPI_SUCCESS);
+    int count = -1;
+    MPI_Get_count(&any.st, MPI_LONG, &count);
+    ck_assert_int_eq(count, 3);
+    ck_assert_int_eq(any.buf[2], left());
+    ck_assert_int_eq(t_ldi(&none.runs), 1);
+    ck_assert_int_eq(none.source, MPI_PROC_NULL);
+    ck_assert_int_eq(none.tag, MPI_ANY_TAG);
+    MPI_Get_count(&none.st, MPI_LONG, &count);
+    ck_assert_int_eq(count, 0);
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+}
+END_TEST
+
+/* Under MPI_ERRORS_RETURN a truncated receive still runs its filament,
+ * which sees the error in the status.  Around the ring: Open MPI 4.1 does
+ * not report a truncation between a rank and itself (its self transport),
+ * so at one rank the error is MPI_SUCCESS. */
+START_TEST(status_error)
+{
+    start(_i);
+    MPI_Comm comm;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    struct seen x = { .error = MPI_SUCCESS };
+    long out[3] = { 1, 2, 3 };
+    MPI_Request r, s;
+    MPI_Irecv(x.buf, 1, MPI_LONG, left(), TAG_RING, comm, &r);
+    MPI_Isend(out, 3, MPI_LONG, right(), TAG_RING, comm, &s);
+    ck_assert_int_eq(f_mpi_rtc_status(&r, &x.st, F_ANY, seen_fn, 0, 0, &x), F_OK);
+    ck_assert_int_eq(f_mpi_rtc_thread(&s, F_ANY, NULL, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldi(&x.runs), 1);
+    int class = MPI_SUCCESS;
+    MPI_Error_class(x.error, &class);
+    ck_assert_int_eq(class, nranks > 1 ? MPI_ERR_TRUNCATE : MPI_SUCCESS);
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+    MPI_Comm_free(&comm);
+}
+END_TEST
+
+/* Nonblocking collectives are requests like any other. */
+START_TEST(collective)
+{
+    start(_i);
+    struct got g = { .value = -1 };
+    long mine = rank + 1;
+    MPI_Request r, b;
+    MPI_Iallreduce(&mine, &g.value, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD, &r);
+    MPI_Ibarrier(MPI_COMM_WORLD, &b);
+    ck_assert_int_eq(f_mpi_rtc_thread(&r, F_ANY, got_fn, 0, 0, &g), F_OK);
+    ck_assert_int_eq(f_mpi_rtc_thread(&b, F_ANY, NULL, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldi(&g.runs), 1);
+    ck_assert_int_eq(g.seen, (long)nranks * (nranks + 1) / 2);
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+}
+END_TEST
+
+/* A generalized request: its query function's status reaches the filament. */
+static int greq_query(void *extra, MPI_Status *st)
+{
+    st->MPI_SOURCE = rank;
+    st->MPI_TAG = TAG_PASS;
+    MPI_Status_set_elements(st, MPI_BYTE, 42);
+    MPI_Status_set_cancelled(st, 0);
+    return MPI_SUCCESS;
+}
+
+static int greq_free(void *extra) { return MPI_SUCCESS; }
+static int greq_cancel(void *extra, int complete) { return MPI_SUCCESS; }
+
+START_TEST(generalized)
+{
+    start(_i);
+    struct seen x = { .source = -9 };
+    MPI_Request r;
+    MPI_Grequest_start(greq_query, greq_free, greq_cancel, NULL, &r);
+    MPI_Request mine = r;
+    ck_assert_int_eq(f_mpi_rtc_status(&r, &x.st, F_ANY, seen_fn, 0, 0, &x), F_OK);
+    MPI_Grequest_complete(mine);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldi(&x.runs), 1);
+    ck_assert_int_eq(x.source, rank);
+    ck_assert_int_eq(x.tag, TAG_PASS);
+    int count = -1;
+    MPI_Get_count(&x.st, MPI_BYTE, &count);
+    ck_assert_int_eq(count, 42);
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+}
+END_TEST
+
+/* The program's poll and the library's compose: setting, replacing or
+ * removing the program's, before or after f_mpi_initialize, leaves MPI's,
+ * and both are polled. */
+static int program_poll(void *arg)
+{
+    atomic_fetch_add((atomic_long *)arg, 1);
+    return 0;
+}
+
+START_TEST(hooks)
+{
+    int n = t_start(1 + _i % 2);
+    atomic_long polls = 0;
+    if (_i >= 2)
+        ck_assert_int_eq(f_set_poll(program_poll, &polls), F_OK);
+    ck_assert_int_eq(f_mpi_initialize(), F_OK);
+    for (int k = 0; k < 3; ++k) {
+        /* the program's own poll, none, then its own again */
+        ck_assert_int_eq(f_set_poll(k == 1 ? NULL : program_poll, &polls), F_OK);
+        struct got g = { .value = -1 };
+        long out = 10L * rank + k;
+        MPI_Request r, s;
+        MPI_Irecv(&g.value, 1, MPI_LONG, left(), TAG_RING, MPI_COMM_WORLD, &r);
+        MPI_Isend(&out, 1, MPI_LONG, right(), TAG_RING, MPI_COMM_WORLD, &s);
+        ck_assert_int_eq(f_mpi_rtc_thread(&r, n - 1, got_fn, 0, 0, &g), F_OK);
+        ck_assert_int_eq(f_mpi_rtc_thread(&s, F_ANY, NULL, 0, 0, NULL), F_OK);
+        long before = t_ldl(&polls);
+        ck_assert_int_eq(f_parallel(), F_OK);
+        ck_assert_int_eq(t_ldi(&g.runs), 1);
+        ck_assert_int_eq(g.seen, 10L * left() + k);
+        if (k == 1)
+            ck_assert_int_eq(t_ldl(&polls), before);
+        else
+            ck_assert_int_gt(t_ldl(&polls), before);
+    }
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+    ck_assert_int_eq(f_set_poll(NULL, NULL), F_OK);
+}
+END_TEST
+
+/* The life cycle's corners, and F_ESTATE before F_EINVAL in every state. */
+static void calls_refused(void)
+{
+    long in;
+    MPI_Request r = MPI_REQUEST_NULL;
+    ck_assert_int_eq(f_mpi_rtc_thread(NULL, F_ANY, NULL, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_mpi_rtc_thread(&r, F_ANY, NULL, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_mpi_rtc_status(&r, NULL, -5, NULL, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_mpi_rtc_persistent(r, NULL, 1 << 20, NULL, 0, 0, NULL), F_ESTATE);
+    MPI_Irecv(&in, 1, MPI_LONG, rank, TAG_NEVER, MPI_COMM_WORLD, &r);
+    ck_assert_int_eq(f_mpi_rtc_thread(&r, 1 << 20, NULL, 0, 0, NULL), F_ESTATE);
+    ck_assert_int_eq(f_mpi_rtc_thread(&r, F_ANY, NULL, 0, 0, NULL), F_ESTATE);
+    ck_assert(r != MPI_REQUEST_NULL);
+    MPI_Cancel(&r);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
+struct inside {
+    atomic_int init, fini;
+};
+
+static void inside_fn(long i, long j, void *arg)
+{
+    struct inside *x = arg;
+    atomic_store(&x->init, f_mpi_initialize());
+    atomic_store(&x->fini, f_mpi_finalize());
+}
+
+START_TEST(life_cycle)
+{
+    int n = t_start(1 + _i % 2);
+    ck_assert_int_eq(f_mpi_finalize(), F_ESTATE); /* before f_mpi_initialize */
+    calls_refused();
+    ck_assert_int_eq(f_mpi_initialize(), F_OK);
+    ck_assert_int_eq(f_mpi_initialize(), F_ESTATE); /* twice */
+    struct inside x = { 1, 1 };
+    ck_assert_int_eq(f_rtc_thread(n - 1, inside_fn, 0, 0, &x), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(t_ldi(&x.init), F_ESTATE);
+    ck_assert_int_eq(t_ldi(&x.fini), F_ESTATE);
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
+    ck_assert_int_eq(f_mpi_finalize(), F_ESTATE); /* twice */
+    calls_refused();
+    ck_assert_int_eq(f_mpi_initialize(), F_OK); /* again, in the same lifetime */
+    f_finalize();                               /* ends the MPI part too */
+    ck_assert_int_eq(f_mpi_finalize(), F_ESTATE);
+    calls_refused();
+    t_start(n);
+    calls_refused(); /* a new lifetime: not initialized until it is */
+    ck_assert_int_eq(f_mpi_initialize(), F_OK);
+    ck_assert_int_eq(f_mpi_finalize(), F_OK);
 }
 END_TEST
 
@@ -215,9 +520,18 @@ Suite *make_suite(void)
     TCase *tc = t_tcase(s, "mpi");
     tcase_add_loop_test(tc, ring, 0, 4);
     tcase_add_loop_test(tc, from_filament, 0, 2);
+    tcase_add_loop_test(tc, from_creator, 0, 2);
     tcase_add_loop_test(tc, passes, 0, 2);
     tcase_add_loop_test(tc, twice, 0, 2);
     tcase_add_loop_test(tc, past_end, 0, 2);
+    tcase_add_loop_test(tc, persistent, 0, 2);
+    tcase_add_loop_test(tc, persistent_taken, 0, 2);
+    tcase_add_loop_test(tc, status, 0, 2);
+    tcase_add_loop_test(tc, status_error, 0, 2);
+    tcase_add_loop_test(tc, collective, 0, 2);
+    tcase_add_loop_test(tc, generalized, 0, 2);
+    tcase_add_loop_test(tc, hooks, 0, 4);
+    tcase_add_loop_test(tc, life_cycle, 0, 2);
     return s;
 }
 
@@ -231,15 +545,33 @@ static int refused(void)
     return rc == F_ESTATE;
 }
 
+/* A broken expectation of main's, outside the suite. */
+static int expect(int ok, const char *what)
+{
+    if (!ok)
+        fprintf(stderr, "check_mpi: %s\n", what);
+    return !ok;
+}
+
 int main(int argc, char **argv)
 {
     int funneled = argc > 1 && strcmp(argv[1], "funneled") == 0;
-    if (!refused()) {
-        fprintf(stderr, "check_mpi: f_mpi_initialize before MPI_Init was not F_ESTATE\n");
+    if (expect(f_mpi_finalize() == F_ESTATE, "f_mpi_finalize before all was not F_ESTATE") ||
+        expect(refused(), "f_mpi_initialize before MPI_Init was not F_ESTATE"))
         return EXIT_FAILURE;
-    }
+    /* f_initialize may come before MPI_Init_thread: the library is up
+     * across it, and libfilaments-mpi starts after it. */
+    int early = f_initialize(1);
     int level;
     MPI_Init_thread(&argc, &argv, funneled ? MPI_THREAD_FUNNELED : MPI_THREAD_SERIALIZED, &level);
+    if (!funneled) {
+        int failed = expect(early == F_OK && f_mpi_initialize() == F_OK,
+                            "f_initialize before MPI_Init_thread: f_mpi_initialize failed") ||
+                     expect(f_mpi_finalize() == F_OK, "f_mpi_finalize failed");
+        if (failed)
+            return EXIT_FAILURE;
+    }
+    f_finalize();
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &nranks);
     int failed;
@@ -257,6 +589,14 @@ int main(int argc, char **argv)
         failed = srunner_ntests_failed(sr);
         srunner_free(sr);
     }
+    /* MPI_Finalize before f_mpi_finalize: F_ESTATE, and the library ends. */
+    int up = !funneled && f_initialize(1) == F_OK && f_mpi_initialize() == F_OK;
     MPI_Finalize();
+    if (!funneled) {
+        failed |= expect(up, "f_mpi_initialize before MPI_Finalize failed") ||
+                  expect(f_mpi_finalize() == F_ESTATE, "f_mpi_finalize after MPI_Finalize was not F_ESTATE") ||
+                  expect(f_mpi_initialize() == F_ESTATE, "f_mpi_initialize after MPI_Finalize was not F_ESTATE");
+        f_finalize();
+    }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -5,12 +5,13 @@
  * Distributed Filaments (Freeh, Lowenthal and Andrews, OSDI 1994) hid the
  * network's latency by running other filaments while a page or a message
  * was in flight.  Here a filament waits for an MPI request: the table below
- * holds the requests and the filaments that wait for them, and the core
- * library's poll hook (f_set_poll) makes every server that has run out of
- * its own work test them, MPI_Testsome on the whole table, instead of
+ * holds the requests and the filaments that wait for them, and a poll of
+ * the library's own beside the program's (f_set_library_poll_, f_set_poll)
+ * makes every server that has run out of its own work test them instead of
  * going to the barrier.  A completed request's filament is created as an
- * RTC filament on its server (or on the poller's, for F_ANY), before the
- * request stops being counted, so that no episode ends before it runs.
+ * RTC filament on its server (or on the poller's, for F_ANY), after its
+ * status is stored where the program asked and before the request stops
+ * being counted, so that no episode ends before it runs.
  *
  * One lock serializes the table and every MPI call the library makes, which
  * is what MPI_THREAD_SERIALIZED asks: a poller that finds it taken does not
@@ -31,25 +32,71 @@ struct waiter {
     long i, j;
     void *arg;
     int server;
+    MPI_Status *status; /* MPI_STATUS_IGNORE, or where the status goes */
+    int kept;           /* persistent, the program's: never freed here */
 };
 
 static struct {
     pthread_mutex_t lock;  /* the table, and the library's MPI calls */
     MPI_Request *reqs;     /* [0, n): awaited, the filaments in `waits` */
     struct waiter *waits;
-    int *done;             /* MPI_Testsome's indices */
+    int *done;             /* the completed ones' indices, */
+    MPI_Status *statuses;  /* and their statuses */
     int n, cap;
+    int tested;            /* [tested, n): made to wait since the last poll */
     volatile AO_t awaited; /* n, for pollers that find the lock taken */
     int attached;          /* between f_mpi_initialize and f_mpi_finalize */
     int error;             /* the first creation that failed in a poll */
 } fm = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* Run the filaments of the completed requests, given by MPI_Testsome's
- * indices, and close the table over them: the library's lock is held. */
-static void run_completed(const int *done, int ndone)
+/* Which of the awaited requests have completed: their indices in fm.done,
+ * their statuses in fm.statuses, an error in the status's MPI_ERROR.  The
+ * requests that came since the last poll are tested one by one, the others
+ * all at once: MPI_Testsome skips an inactive request and would never
+ * report it, though MPI_Test and MPI_Wait call it complete; a persistent
+ * request that was not started is one, and so is Open MPI's one handle
+ * for all the sends that completed at once (ompi_request_empty), once any
+ * test has seen it complete.  Such a request is complete at its first
+ * test, and a request found active then is reported by MPI_Testsome when
+ * it completes.  The lock is held. */
+static int test_requests(void)
+{
+    int ndone = 0;
+    if (fm.tested > 0) {
+        int rc = MPI_Testsome(fm.tested, fm.reqs, &ndone, fm.done, fm.statuses);
+        if (ndone == MPI_UNDEFINED || (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS))
+            ndone = 0; /* none active: cannot be, by the above */
+        else if (rc == MPI_SUCCESS)
+            for (int k = 0; k < ndone; ++k)
+                fm.statuses[k].MPI_ERROR = MPI_SUCCESS; /* else undefined */
+    }
+    for (int k = fm.tested; k < fm.n; ++k) {
+        int flag = 0;
+        int rc = MPI_Test(&fm.reqs[k], &flag, &fm.statuses[ndone]);
+        if (flag) {
+            fm.statuses[ndone].MPI_ERROR = rc;
+            fm.done[ndone++] = k;
+        }
+    }
+    fm.tested = fm.n;
+    return ndone;
+}
+
+/* Give the completed requests' filaments their statuses and create them,
+ * free the requests that are the library's, and close the table over
+ * them: the lock is held. */
+static void run_completed(int ndone)
 {
     for (int k = 0; k < ndone; ++k) {
-        const struct waiter *w = &fm.waits[done[k]];
+        MPI_Request *req = &fm.reqs[fm.done[k]];
+        const struct waiter *w = &fm.waits[fm.done[k]];
+        /* Left by the test: a persistent request (inactive), a request
+         * that failed, or ompi_request_empty. */
+        if (!w->kept && *req != MPI_REQUEST_NULL)
+            MPI_Request_free(req);
+        *req = MPI_REQUEST_NULL; /* the table's copy: a kept one is the program's */
+        if (w->status != MPI_STATUS_IGNORE)
+            *w->status = fm.statuses[k]; /* published by the creation below */
         if (w->fn == NULL)
             continue;
         int rc = f_rtc_thread(w->server == F_ANY ? f_my_server() : w->server, w->fn, w->i, w->j,
@@ -57,7 +104,6 @@ static void run_completed(const int *done, int ndone)
         if (rc < 0 && fm.error == 0)
             fm.error = rc;
     }
-    /* Testsome set the completed ones to MPI_REQUEST_NULL. */
     int kept = 0;
     for (int k = 0; k < fm.n; ++k) {
         if (fm.reqs[k] != MPI_REQUEST_NULL) {
@@ -65,7 +111,7 @@ static void run_completed(const int *done, int ndone)
             fm.waits[kept++] = fm.waits[k];
         }
     }
-    fm.n = kept;
+    fm.n = fm.tested = kept;
 }
 
 /* Polls in a row that brought this server nothing, and how many of them
@@ -83,8 +129,8 @@ static void nothing_came(void)
         sched_yield();
 }
 
-/* The core library's poll hook (f_set_poll(3)): called by a server with no
- * work of its own; returns the requests still awaited. */
+/* The library's poll (f_set_poll(3)): called by a server with no work of
+ * its own; returns the requests still awaited. */
 static int poll_requests(void *unused)
 {
     (void)unused;
@@ -92,22 +138,9 @@ static int poll_requests(void *unused)
         nothing_came(); /* another server polls */
         return (int)AO_load_acquire(&fm.awaited);
     }
-    int ndone = 0;
-    if (fm.n > 0 && MPI_Testsome(fm.n, fm.reqs, &ndone, fm.done, MPI_STATUSES_IGNORE) ==
-                        MPI_SUCCESS) {
-        if (ndone == MPI_UNDEFINED) {
-            /* No active request left: all are complete.  Open MPI returns
-             * the sends that completed at once as one shared request
-             * (ompi_request_empty), which Testsome counts as inactive. */
-            ndone = fm.n;
-            for (int k = 0; k < fm.n; ++k) {
-                fm.done[k] = k;
-                fm.reqs[k] = MPI_REQUEST_NULL;
-            }
-        }
-        if (ndone > 0)
-            run_completed(fm.done, ndone);
-    }
+    int ndone = fm.n > 0 ? test_requests() : 0;
+    if (ndone > 0)
+        run_completed(ndone);
     /* Release: the filaments created above, before they stop being counted. */
     AO_store_release(&fm.awaited, (AO_t)fm.n);
     int left = fm.n;
@@ -119,22 +152,68 @@ static int poll_requests(void *unused)
     return left;
 }
 
+/* Is MPI up: initialized, and not finalized? */
+static int mpi_up(void)
+{
+    int init = 0, fin = 1;
+    return MPI_Initialized(&init) == MPI_SUCCESS && init && MPI_Finalized(&fin) == MPI_SUCCESS &&
+           !fin;
+}
+
+/* The end of the library's lifetime, by f_mpi_finalize or by an f_finalize
+ * before it: the requests still awaited are cancelled, the library's freed
+ * (a kept one stays the program's, to complete), and their filaments never
+ * run; after MPI_Finalize they went with MPI.  F_ESTATE if one was awaited
+ * or MPI was finalized, else the first failed creation.  The lock is held. */
+static int detach(void)
+{
+    int up = mpi_up();
+    int rc = fm.n > 0 || !up ? F_ESTATE : fm.error;
+    for (int k = 0; k < fm.n && up; ++k) {
+        MPI_Cancel(&fm.reqs[k]);
+        if (!fm.waits[k].kept)
+            MPI_Request_free(&fm.reqs[k]);
+    }
+    fm.n = fm.tested = fm.cap = 0;
+    AO_store_release(&fm.awaited, 0);
+    fm.attached = 0;
+    fm.error = 0;
+    free(fm.reqs);
+    free(fm.waits);
+    free(fm.done);
+    free(fm.statuses);
+    fm.reqs = NULL;
+    fm.waits = NULL;
+    fm.done = NULL;
+    fm.statuses = NULL;
+    return rc;
+}
+
+/* f_finalize before f_mpi_finalize ends the library's lifetime too. */
+static void core_ended(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&fm.lock);
+    (void)detach();
+    pthread_mutex_unlock(&fm.lock);
+}
+
 int f_mpi_initialize(void)
 {
-    int init = 0, fin = 0, level = MPI_THREAD_SINGLE;
-    if (MPI_Initialized(&init) != MPI_SUCCESS || !init || MPI_Finalized(&fin) != MPI_SUCCESS ||
-        fin)
+    /* The core's state first, before any MPI call: F_ESTATE precedes all. */
+    if (f_num_servers() < 0 || f_my_server() >= 0)
         return F_ESTATE;
-    if (MPI_Query_thread(&level) != MPI_SUCCESS || level < MPI_THREAD_SERIALIZED)
+    int level = MPI_THREAD_SINGLE;
+    if (!mpi_up() || MPI_Query_thread(&level) != MPI_SUCCESS || level < MPI_THREAD_SERIALIZED)
         return F_ESTATE;
-    int rc = f_set_poll(poll_requests, NULL);
-    if (rc < 0)
-        return rc;
     pthread_mutex_lock(&fm.lock);
-    fm.attached = 1;
-    fm.error = 0;
+    int rc = fm.attached ? F_ESTATE : f_set_library_poll_(poll_requests, core_ended, NULL);
+    if (rc == F_OK) {
+        fm.attached = 1;
+        fm.error = 0;
+    }
     pthread_mutex_unlock(&fm.lock);
-    return F_OK;
+    return rc;
 }
 
 /* Room for one more request: the lock is held. */
@@ -155,67 +234,74 @@ static int grow(void)
     if (done == NULL)
         return F_ENOMEM;
     fm.done = done;
+    MPI_Status *statuses = realloc(fm.statuses, (size_t)cap * sizeof *statuses);
+    if (statuses == NULL)
+        return F_ENOMEM;
+    fm.statuses = statuses;
     fm.cap = cap;
     return F_OK;
 }
 
-int f_mpi_rtc_thread(MPI_Request *req, int server, f_func fn, long i, long j, void *arg)
+/* The three calls' one body: kept, the request is the program's
+ * (f_mpi_rtc_persistent), else the library takes it. */
+static int await(MPI_Request *req, int kept, MPI_Status *status, int server, f_func fn, long i,
+                 long j, void *arg)
 {
     int nservers = f_num_servers(); /* F_ESTATE after f_finalize */
     if (nservers < 0)
         return F_ESTATE;
-    if (req == NULL || *req == MPI_REQUEST_NULL ||
-        (server != F_ANY && (server < 0 || server >= nservers)))
-        return F_EINVAL;
+    pthread_mutex_lock(&fm.lock);
+    int rc = F_OK;
+    if (!fm.attached)
+        rc = F_ESTATE; /* before the arguments, as everywhere */
     /* A request used twice is caught by the MPI_REQUEST_NULL left in the
      * caller's handle: a copy of a handle cannot be told from another
      * request, since Open MPI gives every send that completed at once the
      * same handle (ompi_request_empty). */
-    pthread_mutex_lock(&fm.lock);
-    int rc = fm.attached ? F_OK : F_ESTATE;
-    if (rc == F_OK)
+    else if (req == NULL || *req == MPI_REQUEST_NULL ||
+             (server != F_ANY && (server < 0 || server >= nservers)))
+        rc = F_EINVAL;
+    else
         rc = grow();
     if (rc == F_OK) {
         fm.reqs[fm.n] = *req;
-        fm.waits[fm.n] = (struct waiter){ fn, i, j, arg, server };
+        fm.waits[fm.n] = (struct waiter){ fn, i, j, arg, server, status, kept };
         fm.n++;
         /* Release: a poller that reads the count sees the entry too, and
          * the count rises before the caller's filament can end. */
         AO_store_release(&fm.awaited, (AO_t)fm.n);
-        *req = MPI_REQUEST_NULL;
+        if (!kept)
+            *req = MPI_REQUEST_NULL;
     }
     pthread_mutex_unlock(&fm.lock);
     return rc;
 }
 
+int f_mpi_rtc_thread(MPI_Request *req, int server, f_func fn, long i, long j, void *arg)
+{
+    return await(req, 0, MPI_STATUS_IGNORE, server, fn, i, j, arg);
+}
+
+int f_mpi_rtc_status(MPI_Request *req, MPI_Status *status, int server, f_func fn, long i, long j,
+                     void *arg)
+{
+    return await(req, 0, status, server, fn, i, j, arg);
+}
+
+int f_mpi_rtc_persistent(MPI_Request req, MPI_Status *status, int server, f_func fn, long i,
+                         long j, void *arg)
+{
+    return await(&req, 1, status, server, fn, i, j, arg);
+}
+
 int f_mpi_finalize(void)
 {
-    if (f_my_server() >= 0)
-        return F_ESTATE; /* a filament: f_parallel runs */
     pthread_mutex_lock(&fm.lock);
-    int rc = fm.error;
-    if (fm.n > 0) {
-        /* Waiting past the end: these filaments will never run. */
-        for (int k = 0; k < fm.n; ++k) {
-            MPI_Cancel(&fm.reqs[k]);
-            MPI_Request_free(&fm.reqs[k]);
-        }
-        fm.n = 0;
-        AO_store_release(&fm.awaited, 0);
-        rc = F_ESTATE;
-    }
-    fm.attached = 0;
-    fm.error = 0;
-    free(fm.reqs);
-    free(fm.waits);
-    free(fm.done);
-    fm.reqs = NULL;
-    fm.waits = NULL;
-    fm.done = NULL;
-    fm.cap = 0;
+    /* Not initialized, ended by f_finalize, or not the main thread between
+     * runs (f_set_library_poll_ refuses). */
+    int rc = F_ESTATE;
+    if (fm.attached && (rc = f_set_library_poll_(NULL, NULL, NULL)) == F_OK)
+        rc = detach();
     pthread_mutex_unlock(&fm.lock);
-    /* Between runs, the hook goes; after f_finalize it went already. */
-    if (f_num_servers() >= 0)
-        (void)f_set_poll(NULL, NULL);
     return rc;
 }
