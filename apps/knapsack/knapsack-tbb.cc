@@ -38,7 +38,9 @@ static long search(const struct knapsack *k, std::atomic<long> &best, long i, lo
     if (i < cutoff) {
         tbb::task_group g;
         if (it->weight <= cap)
-            g.run([&] { take = search(k, best, i + 1, cap - it->weight, value + it->value, cutoff); });
+            g.run([&] {
+                take = search(k, best, i + 1, cap - it->weight, value + it->value, cutoff);
+            });
         leave = search(k, best, i + 1, cap, value, cutoff);
         g.wait();
     } else {

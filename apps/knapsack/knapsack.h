@@ -85,7 +85,8 @@ long knapsack_peer_depth(int servers);
 void knapsack_seq(void *problem, int servers);
 void knapsack_fil(void *problem, int servers);        /* knapsack-fil.c */
 void knapsack_fil_typed(void *problem, int servers);
-void knapsack_omp(void *problem, int servers);        /* knapsack-omp.c: libgomp, or libomp in knapsack-llvm */
+/* knapsack-omp.c: libgomp, or libomp in knapsack-llvm */
+void knapsack_omp(void *problem, int servers);
 void knapsack_omp_fine(void *problem, int servers);
 void knapsack_tbb(void *problem, int servers);        /* knapsack-tbb.cc */
 

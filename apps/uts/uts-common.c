@@ -33,15 +33,14 @@ static long seed = 0;  /* 0: the paper's tree's */
 static long b0 = 0;    /* 0: the paper's tree's */
 static long m = 8;
 
-
 /* The paper's trees: T3 (binomial) and T1 (geometric) [Olivier]. */
 static const struct uts_tree paper[] = {
     [UTS_BINOMIAL] = { UTS_BINOMIAL, 1000, 2000, 8, 0.124875, 0.0, 42 },
     [UTS_GEOMETRIC] = { UTS_GEOMETRIC, 10, 4, 0, 0.0, 0.0, 19 },
 };
 
-/* Counts computed once by --impl=seq: the paper's T3 and T1 (its Table 1
- * gives the same), and the trees the tests and the tables run. */
+/* Counts computed once by --impl=seq, of the paper's T3 and T1: the same
+ * as the paper gives. */
 static const struct {
     struct uts_tree tree;
     struct uts_result r;
@@ -134,7 +133,8 @@ static int check(void *problem)
         want = ref.r;
     }
     if (memcmp(&want, r, sizeof want) != 0) {
-        fprintf(stderr, "uts: %ld nodes, %ld leaves, depth %ld; the sequential program's %ld, %ld, %ld\n",
+        fprintf(stderr, "uts: %ld nodes, %ld leaves, depth %ld; the sequential program's: "
+                        "%ld, %ld, %ld\n",
                 r->nodes, r->leaves, r->depth, want.nodes, want.leaves, want.depth);
         return 0;
     }

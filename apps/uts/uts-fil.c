@@ -89,7 +89,8 @@ static void run(struct uts *p, int servers, int typed)
 {
     struct f_stats st;
     app_check_f(f_initialize(servers), "f_initialize");
-    struct uts_frame top = { .tree = &p->tree, .slot = app_alloc((size_t)servers, sizeof *top.slot) };
+    struct uts_frame top = { .tree = &p->tree,
+                             .slot = app_alloc((size_t)servers, sizeof *top.slot) };
     long nodes = 0;
     if (typed) {
         nodes = run_long(visit_typed, 0, 0, &top);

@@ -47,7 +47,8 @@ static void visit(const struct uts_frame *parent, long k, long depth, int cutoff
 
 static void run(struct uts *p, int servers, int cutoff)
 {
-    struct uts_frame top = { .tree = &p->tree, .slot = app_alloc((size_t)servers, sizeof *top.slot) };
+    struct uts_frame top = { .tree = &p->tree,
+                             .slot = app_alloc((size_t)servers, sizeof *top.slot) };
 #pragma omp parallel num_threads(servers)
 #pragma omp single
     visit(&top, 0, 0, cutoff);
