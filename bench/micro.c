@@ -24,7 +24,8 @@
  * fork-sync: as fork-join, with a value-returning child: f_fork_long and
  * f_sync_long, passing i = j = k (arguments the fork stores).
  * fork-sync-noargs: the same with j = 0 and arg = NULL, constants at the
- * fork, which then stores neither, as a Fibonacci's forks do (f_fork(3)).
+ * fork, as a Fibonacci's forks pass them; the fork stores them all the
+ * same, so that the sync's one compare serves both (doc/design.md).
  *
  * The empty functions are external and noinline, with an empty asm that
  * clobbers memory, so the compiler can neither drop nor inline the calls.
@@ -611,7 +612,7 @@ static const struct {
                            "fork + join of a child another server steals, and a sibling" },
     [FORK_SYNC] = { "fork-sync", "typed fork + sync of an empty child, not stolen (one server)" },
     [FORK_SYNC_NOARGS] = { "fork-sync-noargs",
-                           "the same, j = 0 and arg = NULL: the fork stores neither" },
+                           "the same, j = 0 and arg = NULL, as Fibonacci forks" },
     [BYTES] = { "bytes", "heap bytes per queued RTC and iterative filament" },
     [LIST] = { "list", "print these names" },
 };

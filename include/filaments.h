@@ -318,6 +318,20 @@ F_API void *f_sync_ptr(f_frame *fr, f_ptr_func fn);
 F_API f_frame f_frame_here(void);
 
 /*
+ * A typed root: from the main thread between runs, run fn(frame, i, j,
+ * arg) on the servers and store its value in *result (unless result is
+ * NULL), in one call:
+ *     long n;
+ *     if (f_run_long(fib, 40, 0, NULL, &n) < 0) ...
+ * It is a run: f_parallel with fn as one more root filament, so whatever
+ * was created before it runs too.  0, or F_ESTATE (not from the main
+ * thread between runs), F_EINVAL (fn is NULL), F_ENOMEM.  See f_fork(3).
+ */
+F_API int f_run_long(f_long_func fn, long i, long j, void *arg, long *result);
+F_API int f_run_double(f_double_func fn, long i, long j, void *arg, double *result);
+F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
+
+/*
  * The fork/join fast paths, inline (as getc is): a fork writes a slot of
  * the calling server's deque, a join or sync pops one and calls it.  What
  * they cannot decide they leave to the library.  The types and variables
@@ -331,21 +345,19 @@ F_API f_frame f_frame_here(void);
  * both and a sync compares one word against the function it names.  An
  * untyped slot's word is its function, unchanged, and every other word
  * has its top bit set (F_NOT_UNTYPED_), so that a join's test is the sign.
- * F_NOARGS_: the fork's j and arg were the constants 0 and NULL and were
- * not stored (a typed fork whose compiler could see that).  F_MARK_: the
+ * F_MARK_: the
  * library's, on the slots that an inline pop must leave to it (public
  * ones, the slot below a filament's first child; doc/design.md,
  * "Fork/join"), with the top bit: no inline pop takes a marked word, so
  * that none needs a bound of its own. */
 enum { F_KIND_VOID_, F_KIND_LONG_, F_KIND_DOUBLE_, F_KIND_PTR_, F_KIND_DONE_ };
 #define F_KIND_BITS_ 7UL
-#define F_NOARGS_ 8UL
 #define F_MARK_ 0x40UL
 #define F_NOT_UNTYPED_ 0x80UL
 #define F_KIND_SHIFT_ 56
 #define F_FN_MASK_ ((1UL << F_KIND_SHIFT_) - 1)
 
-/* A word of the kind (and F_NOARGS_) for fn. */
+/* A word of the kind for fn. */
 static inline unsigned long f_word_(unsigned long kind, void (*fn)(void))
 {
     unsigned long tag = kind != F_KIND_VOID_ ? kind | F_NOT_UNTYPED_ : 0;
@@ -402,17 +414,14 @@ extern F_API __thread struct f_deque_ f_deque_ __attribute__((tls_model("initial
 #else
 #define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
 #endif
-/* j and arg are the constants 0 and NULL where the fork is compiled. */
-#define F_NO_ARGS_(j, arg) (__builtin_constant_p((j) == 0 && (arg) == 0) && (j) == 0 && (arg) == 0)
-/* Read memory again after this point: a sync's rarer compares read the
- * word again, so that its first one compares with the word in memory and
+/* Read memory again after this point: a sync's second compare reads the
+ * word again, so that its first compares with the word in memory and
  * needs no register for it. */
 #define F_REREAD_() __asm__("" ::: "memory")
 #else
 extern F_API _Thread_local struct f_deque_ f_deque_;
 #define F_LIKELY_(x) (x)
 #define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
-#define F_NO_ARGS_(j, arg) 0
 #define F_REREAD_() ((void)0)
 #endif
 
@@ -446,14 +455,10 @@ enum { F_ASK_, F_PUSHED_, F_CALL_ };
 static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
                                  void (*fn)(void), long i, long j, void *arg)
 {
-    if (kind != F_KIND_VOID_ && F_NO_ARGS_(j, arg)) {
-        t->word_ = f_word_(kind | F_NOARGS_, fn);
-    } else {
-        t->word_ = f_word_(kind, fn);
-        t->j_ = j;
-        t->arg_ = arg;
-    }
+    t->word_ = f_word_(kind, fn);
     t->i_ = i;
+    t->j_ = j;
+    t->arg_ = arg;
     t->forks_++;
     d->bottom_ = t + 1;
 }
@@ -536,10 +541,12 @@ F_API f_value f_sync_typed_(unsigned long kind);
  * function of this kind (only a typed fork of it writes one; a marked one
  * differs) is called directly, as a plain call with nothing after it (the
  * caller's base_; its leftovers for the caller's next sync or join), so
- * that the compiler can make the recursion a loop: first the word of a
- * fork without arguments, the one to expect where the compiler saw none
- * at the fork; a pruned child's kept result (F_KIND_DONE_) is returned;
- * the rest goes to the library. */
+ * that the compiler can make the recursion a loop.  Every fork stores j
+ * and arg, so that this is one compare whatever the fork passed: a flag
+ * for forks without them saved their two stores but cost the syncs of
+ * the forks with them a second compare (doc/design.md, "Fork/join").  A
+ * pruned child's kept result (F_KIND_DONE_) is returned; the rest goes to
+ * the library. */
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
     static inline int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn, long i, long j, \
                                               void *arg)                                       \
@@ -569,20 +576,13 @@ F_API f_value f_sync_typed_(unsigned long kind);
             return (T)0;                                                                       \
         t = *fr;                                                                               \
         if (F_LIKELY_(t == d->bottom_)) {                                                      \
-            unsigned long word, noargs = f_word_(KIND | F_NOARGS_, (void (*)(void))fn);        \
-            if (F_LIKELY_((--t)->word_ == noargs)) {                                           \
-                d->bottom_ = t;                                                                \
-                *fr = t;                                                                       \
-                return fn(t, t->i_, 0, (void *)0);                                             \
-            }                                                                                  \
-            F_REREAD_();                                                                       \
-            word = t->word_;                                                                   \
-            if (word == (noargs ^ F_NOARGS_ << F_KIND_SHIFT_)) {                               \
+            if (F_LIKELY_((--t)->word_ == f_word_(KIND, (void (*)(void))fn))) {                \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \
                 return fn(t, t->i_, t->j_, t->arg_);                                           \
             }                                                                                  \
-            if (word == f_word_(F_KIND_DONE_, (void (*)(void))0)) {                            \
+            F_REREAD_();                                                                       \
+            if (t->word_ == f_word_(F_KIND_DONE_, (void (*)(void))0)) {                        \
                 d->bottom_ = t;                                                                \
                 *fr = t;                                                                       \
                 return t->result_.member;                                                      \

@@ -61,17 +61,6 @@ static inline void (*fi_task_fn(const struct f_task_ *t))(void)
     return (void (*)(void))(t->word_ & F_FN_MASK_);
 }
 
-/* j and arg as the fork passed them: 0 and NULL where it stored neither. */
-static inline long fi_task_j(const struct f_task_ *t)
-{
-    return t->word_ >> F_KIND_SHIFT_ & F_NOARGS_ ? 0 : t->j_;
-}
-
-static inline void *fi_task_arg(const struct f_task_ *t)
-{
-    return t->word_ >> F_KIND_SHIFT_ & F_NOARGS_ ? NULL : t->arg_;
-}
-
 /* A typed fork pruned in a full deque, which has no slot for its result:
  * the result, and its forker's base_ (whose syncs alone may take it). */
 struct fi_pruned {
@@ -96,6 +85,11 @@ struct fi_deque {
     struct fi_pruned *pruned;  /* typed results pruned in a full deque, in fork order */
     size_t npruned, pruned_cap;
     size_t peak;
+    /* F_PRUNE_AUTO: the children held before a fork is pruned, and when the
+     * last thief's request was answered (forkjoin.c, adapt_depth). */
+    size_t prune_depth;
+    unsigned long answered_ns;
+    unsigned long published;    /* slots made public in this run */
     /* The forks pushed here are the sum of the slots' counts (below peak)
      * and forks_moved; the fork/join filaments this server ran are derived,
      * so that a pop counts nothing: pushed + carried - lost - live + taken

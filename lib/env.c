@@ -8,6 +8,7 @@
  *   FILAMENTS_BIND     0 | 1               run server k on one CPU (server.c);
  *                                          1 is refused where it cannot be done;
  *                                          unset: where servers = allowed CPUs
+ *   FILAMENTS_DEQUE    2..2^31-1           fork/join slots per server
  */
 #include <ctype.h>
 #include <errno.h>
@@ -72,6 +73,12 @@ static int parse_bind(const char *s, struct fi_env *env)
     return rc;
 }
 
+/* The deque's indexes share one 64-bit word, 32 bits each (deque.h). */
+static int parse_deque(const char *s, struct fi_env *env)
+{
+    return parse_long(s, 2, (1L << 31) - 1, &env->deque_slots);
+}
+
 static const struct {
     const char *name;
     int (*parse)(const char *value, struct fi_env *env);
@@ -80,11 +87,13 @@ static const struct {
     { "FILAMENTS_PRUNE", parse_prune },
     { "FILAMENTS_STATS", parse_stats },
     { "FILAMENTS_BIND", parse_bind },
+    { "FILAMENTS_DEQUE", parse_deque },
 };
 
 int fi_env_read(struct fi_env *env)
 {
-    *env = (struct fi_env){ .servers = 0, .prune = F_PRUNE_AUTO, .stats = 0, .bind = FI_BIND_AUTO };
+    *env = (struct fi_env){ .servers = 0, .prune = F_PRUNE_AUTO, .stats = 0, .bind = FI_BIND_AUTO,
+                            .deque_slots = FI_DEQUE_SLOTS };
     for (size_t k = 0; k < sizeof variables / sizeof *variables; ++k) {
         const char *value = getenv(variables[k].name);
         if (value != NULL && variables[k].parse(value, env) < 0)

@@ -61,12 +61,13 @@ static struct f_task_ no_slot[2] = { { .word_ = (F_MARK_ | F_NOT_UNTYPED_) << F_
 static const struct f_deque_ no_deque = NO_DEQUE;
 F_API __thread struct f_deque_ f_deque_ = NO_DEQUE;
 
-int fi_deque_init(struct fi_deque *d)
+int fi_deque_init(struct fi_deque *d, size_t slots)
 {
     memset(d, 0, sizeof *d);
-    d->cap = FI_DEQUE_SLOTS;
+    d->cap = slots;
     /* Zeroed (done and thief start at 0) and touched only as used. */
     d->own = &d->home;
+    d->prune_depth = FI_PRUNE_DEPTH;
     /* One more, marked, below the first: a sync at the first slot reads a
      * mark there, where the library has the last word. */
     struct f_task_ *pages = fi_alloc_zeroed_pages((d->cap + 1) * sizeof *pages);
@@ -98,7 +99,7 @@ void fi_forkjoin_discard(struct fi_server *s, fi_discard_fn discard)
 {
     struct f_deque_ *o = s->deque.own;
     for (struct f_task_ *t = o != NULL ? o->slot_ : NULL; t != NULL && t < o->bottom_; ++t)
-        discard((f_func)fi_task_fn(t), fi_task_arg(t));
+        discard((f_func)fi_task_fn(t), t->arg_);
 }
 
 long fi_prune_threshold(void)
@@ -191,7 +192,7 @@ void fi_forkjoin_bounds(struct fi_deque *d)
     size_t prune = d->cap;
     long threshold = fi_prune_threshold();
     if (threshold == F_PRUNE_AUTO)
-        prune = oldest_held(d) + FI_PRUNE_DEPTH;
+        prune = oldest_held(d) + d->prune_depth;
     else if (threshold > 0 && (size_t)threshold < d->cap)
         prune = oldest_held(d) + (size_t)threshold + 1;
     if (prune > d->cap)
@@ -211,6 +212,9 @@ void fi_forkjoin_bounds(struct fi_deque *d)
 
 void fi_forkjoin_begin_run(struct fi_server *me)
 {
+    me->deque.prune_depth = FI_PRUNE_DEPTH;
+    me->deque.answered_ns = 0;    /* none yet: the first request is no sign */
+    me->deque.published = 0;
     fi_forkjoin_bounds(&me->deque);
 }
 
@@ -238,7 +242,6 @@ void fi_forkjoin_open(struct fi_server *me, int open)
 /* ------------------------------------------------------------------ run */
 
 static void join_to(struct fi_server *me, size_t base);
-static void keep_result(f_value r);
 static void join_untyped(struct fi_server *me, size_t base);
 
 /*
@@ -261,8 +264,8 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
     o->base_ = o->bottom_;
     int guarded = guard_base(&me->deque);
     void (*fn)(void) = fi_task_fn(t);
-    long i = t->i_, j = fi_task_j(t);
-    void *arg = fi_task_arg(t);
+    long i = t->i_, j = t->j_;
+    void *arg = t->arg_;
     switch (kind) {
     case F_KIND_LONG_: r.l = ((f_long_func)fn)(o->base_, i, j, arg); break;
     case F_KIND_DOUBLE_: r.d = ((f_double_func)fn)(o->base_, i, j, arg); break;
@@ -539,6 +542,7 @@ static void publish(struct fi_server *me)
     if (private == 0 || me->in_barrier)
         return;    /* leave the request standing for the next fork */
     size_t split = d->split + (private + 1) / 2;
+    d->published += split - d->split;
     for (size_t k = d->split; k < split; ++k)
         fi_task_mark(&d->own->slot_[k]);    /* no inline pop takes a public slot */
     AO_t ts = AO_load(&d->ts);
@@ -551,6 +555,33 @@ static void publish(struct fi_server *me)
     fi_forkjoin_bounds(d);
     if (AO_load(&fi_lib.servers_wait.sleepers) != 0)
         fi_wake_all(&fi_lib.servers_wait);
+}
+
+/*
+ * F_PRUNE_AUTO's depth, at a thief's request.  A thief that asks again
+ * soon after the last request found little in what it took: the children
+ * this server held were small pieces (an unbalanced tree's, most of them
+ * leaves), and each request costs both servers a round trip.  So hold
+ * twice as many, up to the whole deque, that thieves find a choice of
+ * pieces public without asking (some of an unbalanced tree's are large).
+ * But only while what the thieves took was worth it on the whole: the run
+ * so far, per piece this server published and per thief, at least
+ * FI_PRUNE_WORTH_NS.  Where every piece is tiny (a loop of small forks),
+ * more of them only make more steals, each dearer than the piece, and the
+ * depth halves instead.  A thief that asks only long after found plenty:
+ * halve it too, down to FI_PRUNE_DEPTH, and prune more.  The run's first
+ * request is no sign either way: every thief asks at a start.
+ */
+static void adapt_depth(struct fi_deque *d)
+{
+    unsigned long now = fi_clock_ns(), since = now - d->answered_ns;
+    unsigned long thieves = (unsigned long)fi_lib.nservers - 1;
+    int worth = (now - fi_lib.run_posted_ns) * thieves >= FI_PRUNE_WORTH_NS * (d->published + 1);
+    if (d->answered_ns != 0 && since < FI_PRUNE_QUICK_NS && worth)
+        d->prune_depth = d->prune_depth < d->cap / 2 ? d->prune_depth * 2 : d->cap;
+    else if ((since > FI_PRUNE_SLOW_NS || !worth) && d->prune_depth / 2 >= FI_PRUNE_DEPTH)
+        d->prune_depth /= 2;
+    d->answered_ns = now;
 }
 
 /* Raise the peak of live slots to the bottom, if it is a new one. */
@@ -612,7 +643,7 @@ static int prune_now(const struct fi_deque *d, unsigned long kind, f_func seq)
         return 0;
     if (threshold > 0)
         return held > (size_t)threshold;
-    return held >= FI_PRUNE_DEPTH && AO_load(&d->splitreq) == 0 &&
+    return held >= d->prune_depth && AO_load(&d->splitreq) == 0 &&
            (seq == NULL || every_server_at_work());
 }
 
@@ -631,6 +662,25 @@ static int reserve_pruned(struct fi_deque *d)
 }
 
 /*
+ * A typed fork pruned in a full deque: run the child here, as a filament of
+ * its own (its base is the capacity, so it forks only into kept results
+ * too), then keep its result aside with its forker's base, for the sync.
+ * The results the child kept and never synced (a program's error) lie
+ * above the forker's own, from `kept` up: they are dropped first.  Room for
+ * one more was reserved by fork_slow; the child's own forks only grow it.
+ */
+static void run_pruned_typed(struct fi_server *me, struct f_task_ *t)
+{
+    struct fi_deque *d = &me->deque;
+    size_t kept = d->npruned;
+    fi_task_run(me, t);
+    d->npruned = kept;
+    d->pruned[d->npruned++] = (struct fi_pruned){ t->result_, fi_base(d) };
+    d->own->pruned_++;
+    fi_forkjoin_bounds(d);
+}
+
+/*
  * Every fork that the inline fast path did not take: from the main thread
  * (a root), a bad argument, a new peak, a full deque, pruning, a thief's
  * request.  F_OK, F_EINVAL, F_ESTATE or F_ENOMEM.
@@ -645,8 +695,10 @@ static int fork_slow(unsigned long kind, void (*fn)(void), f_func seq, long i, l
     if (fn == NULL)
         return F_EINVAL;
     struct fi_deque *d = &me->deque;
-    if (AO_load(&d->splitreq) != 0)
+    if (AO_load(&d->splitreq) != 0) {
+        adapt_depth(d);
         publish(me);    /* a thief asked: answer before pruning */
+    }
     if (!prune_now(d, kind, seq)) {
         push_slot(d, kind, fn, i, j, arg);
         if (AO_load(&d->splitreq) != 0)
@@ -667,36 +719,13 @@ static int fork_slow(unsigned long kind, void (*fn)(void), f_func seq, long i, l
     if (kind != F_KIND_VOID_ && reserve_pruned(d) < 0)    /* typed: the deque is full */
         return F_ENOMEM;
     struct f_task_ t = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
-    fi_task_run(me, &t);
-    if (kind == F_KIND_VOID_)
-        d->own->pruned_++;
-    else
-        keep_result(t.result_);    /* counts it */
-    return F_OK;
-}
-
-/*
- * A typed fork pruned in a full deque: its result goes aside with its
- * forker's base, for its sync (room reserved by fork_slow).  What the child
- * forked and left at the end of the deque, typed or not, is joined first,
- * as it returns: a typed child's result that was never synced is dropped
- * with it.
- */
-static void keep_result(f_value r)
-{
-    struct fi_server *me = fi_self;
-    struct fi_deque *d = &me->deque;
-    struct f_deque_ *o = d->own;
-    if (fi_bottom(d) != d->cap || oldest_pruned(d, d->cap) != d->npruned) {
-        struct f_task_ *saved = o->base_;
-        o->base_ = o->slot_ + d->cap;
-        join_to(me, d->cap);
-        d->npruned = oldest_pruned(d, d->cap);
-        o->base_ = saved;
+    if (kind != F_KIND_VOID_) {
+        run_pruned_typed(me, &t);
+        return F_OK;
     }
-    d->pruned[d->npruned++] = (struct fi_pruned){ r, fi_base(d) };
-    o->pruned_++;
-    fi_forkjoin_bounds(d);
+    fi_task_run(me, &t);
+    d->own->pruned_++;
+    return F_OK;
 }
 
 /* A fork with no inline fast path before it: push, or the slow path. */
@@ -803,3 +832,45 @@ f_frame(f_frame_here)(void)
 FI_TYPED(long, long)
 FI_TYPED(double, double)
 FI_TYPED(void *, ptr)
+
+/*
+ * A typed root (f_run_long): the untyped root filament `typed_root` runs
+ * the typed function's slot, a copy on the main thread's stack, as a
+ * filament of its own with a frame at its base, as a thief runs a stolen
+ * typed slot; its value stays in the copy, which the main thread reads
+ * once f_parallel returns.  The root's own slot could not keep it: the
+ * filaments that run after the root on its server reuse the slot.
+ */
+static void typed_root(long unused, long unused2, void *task)
+{
+    fi_task_run(fi_self, task);
+}
+
+static int run_typed(unsigned long kind, void (*fn)(void), long i, long j, void *arg,
+                     f_value *value)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    if (fn == NULL)
+        return F_EINVAL;
+    struct f_task_ task = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
+    int rc = fork_root((void (*)(void))typed_root, 0, 0, &task);
+    if (rc == F_OK)
+        rc = f_parallel();
+    if (rc == F_OK)
+        *value = task.result_;
+    return rc;
+}
+
+#define FI_RUN(T, name, KIND, member)                                                          \
+    int f_run_##name(f_##name##_func fn, long i, long j, void *arg, T *result)                 \
+    {                                                                                          \
+        f_value value;                                                                         \
+        int rc = run_typed(KIND, (void (*)(void))fn, i, j, arg, &value);                       \
+        if (rc == F_OK && result != NULL)                                                      \
+            *result = value.member;                                                            \
+        return rc;                                                                             \
+    }
+FI_RUN(long, long, F_KIND_LONG_, l)
+FI_RUN(double, double, F_KIND_DOUBLE_, d)
+FI_RUN(void *, ptr, F_KIND_PTR_, p)

@@ -312,7 +312,7 @@ FI_HIDDEN unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(voi
                                     const struct fi_idle_ops *idle);
 
 /* forkjoin.c */
-FI_HIDDEN FI_MUST_CHECK int fi_deque_init(struct fi_deque *d);
+FI_HIDDEN FI_MUST_CHECK int fi_deque_init(struct fi_deque *d, size_t slots);
 FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
@@ -348,6 +348,7 @@ struct fi_env {
     int stats;
     int bind;      /* FILAMENTS_BIND: 1 one CPU per server, 0 none, FI_BIND_AUTO (unset):
                       1 where the servers are as many as the allowed CPUs (server.c) */
+    long deque_slots;  /* FILAMENTS_DEQUE, or FI_DEQUE_SLOTS */
 };
 #define FI_BIND_AUTO (-1)
 FI_HIDDEN FI_MUST_CHECK int fi_env_read(struct fi_env *env);

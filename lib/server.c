@@ -84,7 +84,7 @@ static void destroy_servers(int n)
     fi_barrier_free();
 }
 
-static FI_MUST_CHECK int alloc_servers(int n)
+static FI_MUST_CHECK int alloc_servers(int n, size_t deque_slots)
 {
     if (fi_barrier_alloc(n) < 0)
         return F_ENOMEM;
@@ -99,7 +99,7 @@ static FI_MUST_CHECK int alloc_servers(int n)
         s->index = k;
         s->steal_seed = 2654435761u * (unsigned)(k + 1);
         if (fi_queue_init(&s->any) < 0 || fi_queue_init(&s->inbox.queue) < 0 ||
-            fi_queue_init(&s->pinned) < 0 || fi_deque_init(&s->deque) < 0) {
+            fi_queue_init(&s->pinned) < 0 || fi_deque_init(&s->deque, deque_slots) < 0) {
             destroy_servers(k + 1);
             return F_ENOMEM;
         }
@@ -245,7 +245,7 @@ int f_initialize(int nservers)
         return rc;
     if ((rc = fi_waitset_init(&fi_lib.main_wait)) < 0)
         goto undo_servers_wait;
-    if ((rc = alloc_servers(nservers)) < 0)
+    if ((rc = alloc_servers(nservers, (size_t)env.deque_slots)) < 0)
         goto undo_main_wait;
     if ((rc = fi_phase_cursors_init()) < 0)
         goto undo_servers;

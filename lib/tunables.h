@@ -51,18 +51,37 @@ _Static_assert(FI_BARRIER_FANIN >= 2, "FI_BARRIER_FANIN");
 #endif
 _Static_assert(FI_CLAIM_BATCH >= 1, "FI_CLAIM_BATCH");
 
-/* Fork/join slots per server (64 bytes each, touched as used); a fork
- * that finds the deque full is pruned. */
+/* Fork/join slots per server (64 bytes each, touched as used), unless
+ * FILAMENTS_DEQUE says otherwise; a fork that finds the deque full runs
+ * its child as a call (forkjoin.c). */
 #ifndef FI_DEQUE_SLOTS
 #define FI_DEQUE_SLOTS (1UL << 16)
 #endif
 _Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SLOTS");
 
-/* F_PRUNE_AUTO: unclaimed children a server holds before it prunes. */
+/* F_PRUNE_AUTO: unclaimed children a server holds before it prunes, at the
+ * start of a run; doubled at each request for work that comes within
+ * FI_PRUNE_QUICK_NS of the last one (up to the deque's capacity) while the
+ * run so far, per piece published and per thief, is FI_PRUNE_WORTH_NS or
+ * more; else halved at each that comes more than FI_PRUNE_SLOW_NS after
+ * it (forkjoin.c, adapt_depth).  A request and its answer cost the two
+ * servers about a microsecond, a steal from the public part a fraction of
+ * one: a thief that comes back within 50 us found pieces too small to pay
+ * for many round trips, and pieces that last 10 us each pay for their
+ * steals. */
 #ifndef FI_PRUNE_DEPTH
 #define FI_PRUNE_DEPTH 3
 #endif
-_Static_assert(FI_PRUNE_DEPTH >= 1, "FI_PRUNE_DEPTH");
+#ifndef FI_PRUNE_QUICK_NS
+#define FI_PRUNE_QUICK_NS 50000UL
+#endif
+#ifndef FI_PRUNE_SLOW_NS
+#define FI_PRUNE_SLOW_NS (8 * FI_PRUNE_QUICK_NS)
+#endif
+#ifndef FI_PRUNE_WORTH_NS
+#define FI_PRUNE_WORTH_NS 10000UL
+#endif
+_Static_assert(FI_PRUNE_DEPTH >= 1 && FI_PRUNE_SLOW_NS >= FI_PRUNE_QUICK_NS, "FI_PRUNE_DEPTH");
 
 /* F_PRUNE_AUTO, f_fork_seq: the longest a run waits for every server to
  * have work before it prunes to sequential versions (forkjoin.c). */

@@ -221,9 +221,10 @@ START_TEST(test_deque_typed_publish_steps)
 END_TEST
 
 /*
- * A typed fork whose compiler saw j = 0 and arg = NULL stores neither (its
- * slot's word carries F_NOARGS_): whatever runs the slot must pass 0 and
- * NULL, not what an earlier fork left there.  Each slot is first used by a
+ * A typed fork with j = 0 and arg = NULL, constants where it is compiled:
+ * whatever runs the slot must pass 0 and NULL, not what an earlier fork
+ * left there (a fork that stored neither, with a flag in the word, was
+ * how the library once saved those stores).  Each slot is first used by a
  * fork with arguments, then by one without, which runs by the inline sync,
  * by a sync that names another function (the library), or, published and
  * waited for, by a thief where there is one; a child run elsewhere reports

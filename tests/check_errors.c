@@ -185,6 +185,17 @@ START_TEST(test_errors_env_prune)
 }
 END_TEST
 
+START_TEST(test_errors_env_deque)
+{
+    static const char *bad[] = { "0", "1", "-2", "", "8x", "x", "2147483648", "99999999999999999999" };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; ++k)
+        assert_env_rejected("FILAMENTS_DEQUE", bad[k]);
+    static const char *good[] = { "2", "3", "1000", "65536" };
+    for (size_t k = 0; k < sizeof good / sizeof *good; ++k)
+        assert_env_accepted("FILAMENTS_DEQUE", good[k]);
+}
+END_TEST
+
 START_TEST(test_errors_env_stats)
 {
     static const char *bad[] = { "2", "x", "-1", "", "1x", "yes" };
@@ -675,6 +686,7 @@ Suite *make_suite(void)
     tcase_add_test(state, test_errors_initialize_too_many);
     tcase_add_test(state, test_errors_env_servers);
     tcase_add_test(state, test_errors_env_prune);
+    tcase_add_test(state, test_errors_env_deque);
     tcase_add_test(state, test_errors_env_stats);
     tcase_add_test(state, test_errors_env_bind);
     tcase_add_test(state, test_errors_env_stats_values);

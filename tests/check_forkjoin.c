@@ -1114,6 +1114,112 @@ START_TEST(test_forkjoin_full_deque_typed_join_first)
 }
 END_TEST
 
+/* ------------------------------------------- small deques (FILAMENTS_DEQUE) */
+
+/* A variant's deque: 2, 3, 5 or 8 slots per server; its pruning mode turns
+ * with the next four variants. */
+static const char *small_deque(int i)
+{
+    static const char *slots[] = { "2", "3", "5", "8" };
+    return slots[fj_variant(i) % 4];
+}
+
+static long small_deque_prune(int i)
+{
+    return prune_modes[(fj_variant(i) / 4 + fj_variant(i)) % 4];
+}
+
+/* Typed fib, whose every fork must succeed, its syncs naming their fork's
+ * function or not: in a deque of a few slots most forks find it full, and
+ * their children run as calls whose values wait for their syncs, nested as
+ * deep as the recursion (a child run so forks into a full deque too); and
+ * the typed and untyped forks of `mixed`. */
+START_TEST(test_forkjoin_small_deque_typed)
+{
+    ck_assert_int_eq(setenv("FILAMENTS_DEQUE", small_deque(_i), 1), 0);
+    FJ_START(_i);
+    f_set_prune(small_deque_prune(_i));
+    for (long misname = 0; misname <= 1; ++misname)
+        for (long n = 0; n <= 22; ++n) {
+            long r = -1;
+            ck_assert_int_eq(f_run_long(fib_long, n, misname, NULL, &r), F_OK);
+            ck_assert_msg(r == fib_seq(n), "FILAMENTS_DEQUE=%s: fib(%ld) is %ld, not %ld",
+                          small_deque(_i), n, r, fib_seq(n));
+        }
+    for (long k = 0; k < ITEMS; ++k)
+        items[k] = k * 3;
+    long m = -1;
+    ck_assert_int_eq(f_run_long(mixed, 20, 0, NULL, &m), F_OK);
+    ck_assert_int_eq(m, mixed_seq(20));
+    struct f_stats st;
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_gt(st.pruned_forks, 0);    /* the calls in a full deque are counted */
+}
+END_TEST
+
+/* f_run_long and its kin: a typed function's value from the main thread in
+ * one call.  It is a run: roots created before it run in it too, and the
+ * library stays ready for the next. */
+static atomic_long run_before;
+
+static void mark_before(long v, long unused, void *unused2)
+{
+    atomic_store(&run_before, v);
+}
+
+START_TEST(test_forkjoin_run_typed)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    for (long k = 0; k < ITEMS; ++k)
+        items[k] = (long)(fj_mix((uint64_t)k + 77) % 100000);
+    atomic_store(&run_before, 0);
+    ck_assert_int_eq(f_fork(mark_before, 7, 0, NULL), F_OK);
+    long l = -1;
+    ck_assert_int_eq(f_run_long(fib_long, 21, 0, NULL, &l), F_OK);
+    ck_assert_int_eq(l, fib_seq(21));
+    ck_assert_int_eq(atomic_load(&run_before), 7);
+    double d = -1, h = harmonic_seq(0, 20000);
+    ck_assert_int_eq(f_run_double(harmonic, 0, 20000, NULL, &d), F_OK);
+    ck_assert(memcmp(&d, &h, sizeof h) == 0);
+    void *p = NULL;
+    ck_assert_int_eq(f_run_ptr(argmax, 0, ITEMS, NULL, &p), F_OK);
+    ck_assert_ptr_eq(p, argmax_seq(0, ITEMS));
+    ck_assert_int_eq(f_run_long(fib_long, 10, 0, NULL, NULL), F_OK);    /* value not wanted */
+    ck_assert_int_eq(f_run_long(NULL, 10, 0, NULL, &l), F_EINVAL);
+    ck_assert_int_eq(f_run_double(NULL, 10, 0, NULL, &d), F_EINVAL);
+    ck_assert_int_eq(f_run_ptr(NULL, 10, 0, NULL, &p), F_EINVAL);
+    ck_assert_int_eq(l, fib_seq(21));    /* a failed call stores nothing */
+}
+END_TEST
+
+/* From a filament, f_run_long is F_ESTATE, before its F_EINVAL. */
+static void run_in_filament(long unused, long unused2, void *out)
+{
+    long l = -1;
+    ((int *)out)[0] = f_run_long(fib_long, 5, 0, NULL, &l);
+    ((int *)out)[1] = f_run_long(NULL, 5, 0, NULL, &l);
+    ((int *)out)[2] = l == -1;
+}
+
+START_TEST(test_forkjoin_run_typed_errors)
+{
+    long l = -1;
+    ck_assert_int_eq(f_run_long(fib_long, 5, 0, NULL, &l), F_ESTATE);    /* before f_initialize */
+    ck_assert_int_eq(f_run_long(NULL, 5, 0, NULL, &l), F_ESTATE);
+    FJ_START(_i);
+    int out[3] = { 0, 0, 0 };
+    ck_assert_int_eq(f_fork(run_in_filament, 0, 0, out), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(out[0], F_ESTATE);
+    ck_assert_int_eq(out[1], F_ESTATE);
+    ck_assert_int_eq(out[2], 1);
+    f_finalize();
+    ck_assert_int_eq(f_run_double(harmonic, 0, 10, NULL, NULL), F_ESTATE);    /* after */
+    ck_assert_int_eq(l, -1);
+}
+END_TEST
+
 /* ------------------------------------------------------- random trees */
 
 /*
@@ -1252,8 +1358,10 @@ static void rnode_run(long unused, long unused2, void *arg)
 
 /* RRUNS runs, each of RSEEDS trees (one root each) under its own pruning
  * mode, against the sequential code. */
-static void random_trees(int i, int joins_in_typed)
+static void random_trees(int i, int joins_in_typed, const char *deque_slots)
 {
+    if (deque_slots != NULL)
+        ck_assert_int_eq(setenv("FILAMENTS_DEQUE", deque_slots, 1), 0);
     FJ_START(i);
     for (int run = 0; run < RRUNS; ++run) {
         struct rtree t[RSEEDS];
@@ -1275,14 +1383,23 @@ static void random_trees(int i, int joins_in_typed)
 
 START_TEST(test_forkjoin_random_trees)
 {
-    random_trees(_i, 0);
+    random_trees(_i, 0, NULL);
+}
+END_TEST
+
+/* As above, in deques of a few slots, full at every few forks: 4 to 8,
+ * room for the RSEEDS roots even on one server. */
+START_TEST(test_forkjoin_random_trees_small_deque)
+{
+    static const char *slots[] = { "4", "5", "6", "8" };
+    random_trees(_i, _i % 2, slots[fj_variant(_i) % 4]);
 }
 END_TEST
 
 /* As above, but a typed child may fork untyped children and join them. */
 START_TEST(test_forkjoin_random_trees_joins_in_typed)
 {
-    random_trees(_i, 1);
+    random_trees(_i, 1, NULL);
 }
 END_TEST
 
@@ -1668,10 +1785,14 @@ Suite *make_suite(void)
     FJ_ADD(limits, test_forkjoin_roots_fill_deques, 0, 4);
     FJ_ADD(limits, test_forkjoin_full_deque_typed, 0, 4);
     FJ_ADD(limits, test_forkjoin_full_deque_typed_join_first, 0, 4);
+    FJ_ADD(limits, test_forkjoin_small_deque_typed, 0, 32);
+    FJ_ADD(limits, test_forkjoin_run_typed, 0, 16);
+    FJ_ADD(limits, test_forkjoin_run_typed_errors, 0, 4);
 
     TCase *random = fj_tcase(s, "random");
     FJ_ADD(random, test_forkjoin_random_trees, 0, 200);
     FJ_ADD(random, test_forkjoin_random_trees_joins_in_typed, 0, 8);
+    FJ_ADD(random, test_forkjoin_random_trees_small_deque, 0, 64);
 
     TCase *term = fj_tcase(s, "termination");
     FJ_ADD(term, test_forkjoin_termination, 0, 16);

@@ -31,12 +31,13 @@
 /* Generous: a deadlock fails the test instead of hanging make check. */
 #define FJ_TIMEOUT 120
 
-/* After every test, f_finalize() and FILAMENTS_PRUNE unset: the next test,
- * in this process under CK_FORK=no, starts clean. */
+/* After every test, f_finalize() and FILAMENTS_PRUNE and FILAMENTS_DEQUE
+ * unset: the next test, in this process under CK_FORK=no, starts clean. */
 static inline void fj_teardown(void)
 {
     f_finalize();
     unsetenv("FILAMENTS_PRUNE");
+    unsetenv("FILAMENTS_DEQUE");
 }
 
 /* A test case of the suite s with fj_teardown and the deadlock timeout. */

@@ -15,9 +15,10 @@
  *                   from the sync as from a call; pruning off.
  *   fil-typed-auto  the same with F_PRUNE_AUTO.
  *
- * The root is an untyped fork from the main thread (a root cannot return
- * a value), joined by f_parallel.  The library's counters over the run are
- * kept for the output line (forks= pruned= steals= peak=).
+ * No fork needs a fallback (f_fork(3)).  The untyped programs' root is an
+ * f_fork from the main thread, joined by f_parallel; the typed ones' is
+ * f_run_long.  The library's counters over the run are kept for the output
+ * line (forks= pruned= steals= peak=).
  */
 #include <filaments.h>
 
@@ -31,8 +32,7 @@ static void fib_fork(long n, long unused, void *result)
         *(long *)result = n;
         return;
     }
-    if (f_fork(fib_fork, n - 1, 0, &a) < 0)
-        fib_fork(n - 1, 0, &a);  /* no child: call it */
+    f_fork(fib_fork, n - 1, 0, &a);
     fib_fork(n - 2, 0, &b);
     f_join();
     *(long *)result = a + b;
@@ -45,8 +45,7 @@ static void fib_fork_seq(long n, long unused, void *result)
         *(long *)result = n;
         return;
     }
-    if (f_fork_seq(fib_fork_seq, fib_seq_ptr, n - 1, 0, &a) < 0)
-        fib_fork_seq(n - 1, 0, &a);
+    f_fork_seq(fib_fork_seq, fib_seq_ptr, n - 1, 0, &a);
     fib_fork_seq(n - 2, 0, &b);
     f_join();
     *(long *)result = a + b;
@@ -56,25 +55,23 @@ static long fib_typed(f_frame fr, long n, long unused, void *unused2)
 {
     if (n < 2)
         return n;
-    if (f_fork_long(&fr, fib_typed, n - 1, 0, NULL) < 0)  /* forked nothing: no sync */
-        return fib_typed(fr, n - 1, 0, NULL) + fib_typed(fr, n - 2, 0, NULL);
+    f_fork_long(&fr, fib_typed, n - 1, 0, NULL);
     long b = fib_typed(fr, n - 2, 0, NULL);
     return f_sync_long(&fr, fib_typed) + b;
 }
 
-/* The root of the typed programs: untyped, it stores the value. */
-static void fib_typed_root(long n, long unused, void *result)
-{
-    *(long *)result = fib_typed(f_frame_here(), n, 0, NULL);
-}
-
+/* An untyped root, or (NULL) the typed program's. */
 static void run(struct fib *p, int servers, long prune, f_func root)
 {
     struct f_stats st;
     app_check_f(f_initialize(servers), "f_initialize");
     f_set_prune(prune);
-    app_check_f(f_fork(root, p->n, 0, &p->result), "f_fork");
-    app_check_f(f_parallel(), "f_parallel");
+    if (root != NULL) {
+        app_check_f(f_fork(root, p->n, 0, &p->result), "f_fork");
+        app_check_f(f_parallel(), "f_parallel");
+    } else {
+        app_check_f(f_run_long(fib_typed, p->n, 0, NULL, &p->result), "f_run_long");
+    }
     app_check_f(f_get_stats(F_ANY, &st), "f_get_stats");
     f_finalize();
     p->have_stats = 1;
@@ -101,10 +98,10 @@ void fib_fil_seq(void *problem, int servers)
 
 void fib_fil_typed(void *problem, int servers)
 {
-    run(problem, servers, 0, fib_typed_root);
+    run(problem, servers, 0, NULL);
 }
 
 void fib_fil_typed_auto(void *problem, int servers)
 {
-    run(problem, servers, F_PRUNE_AUTO, fib_typed_root);
+    run(problem, servers, F_PRUNE_AUTO, NULL);
 }
