@@ -8,9 +8,13 @@
  *              parent's frame; the library's pruning (F_PRUNE_AUTO unless
  *              FILAMENTS_PRUNE says otherwise).
  *   fil-typed  f_fork_long/f_sync_long: each child returns its value, as
- *              a call would.  A typed fork inside a filament forks (or runs
- *              the child at once, in a full deque): there is no fallback
- *              to write, and a fork that fails stops the program.
+ *              a call would.
+ *
+ * No fork needs a fallback (f_fork(3)): in a full deque the child runs at
+ * once.  A typed fork fails only when no memory is left for a child's kept
+ * value, and then the program stops rather than sync what it did not
+ * fork.  The untyped root is an f_fork from the main thread, joined by
+ * f_parallel; the typed one is f_run_long.
  *
  * The best value so far is one word that every server reads before it
  * branches and raises with a compare-and-swap: relaxed, since it is only
@@ -65,10 +69,9 @@ static void search(long i, long cap, void *arg)
     const struct knapsack_item *it = &b->k->item[i];
     struct branch leave = { b->k, b->best, b->value, -1 };
     struct branch take = { b->k, b->best, b->value + it->value, -1 };
-    if (f_fork(search, i + 1, cap, &leave) < 0)
-        search(i + 1, cap, &leave);  /* no child: call it */
-    if (it->weight <= cap && f_fork(search, i + 1, cap - it->weight, &take) < 0)
-        search(i + 1, cap - it->weight, &take);
+    f_fork(search, i + 1, cap, &leave);
+    if (it->weight <= cap)
+        f_fork(search, i + 1, cap - it->weight, &take);
     f_join();
     b->result = take.result > leave.result ? take.result : leave.result;
 }
@@ -91,29 +94,6 @@ static long search_typed(f_frame fr, long i, long cap, void *arg)
     return t > l ? t : l;
 }
 
-/* A typed root from the main thread: fn(i, j, arg) on the servers, in one
- * run; its value.  (A root cannot return a value, so an untyped root calls
- * it and stores the value.) */
-struct root {
-    f_long_func fn;
-    void *arg;
-    long value;
-};
-
-static void root_long(long i, long j, void *arg)
-{
-    struct root *r = arg;
-    r->value = r->fn(f_frame_here(), i, j, r->arg);
-}
-
-static long run_long(f_long_func fn, long i, long j, void *arg)
-{
-    struct root r = { fn, arg, 0 };
-    app_check_f(f_fork(root_long, i, j, &r), "f_fork");
-    app_check_f(f_parallel(), "f_parallel");
-    return r.value;
-}
-
 static void run(struct knapsack *k, int servers, int typed)
 {
     struct f_stats st;
@@ -121,7 +101,7 @@ static void run(struct knapsack *k, int servers, int typed)
     struct branch root = { k, &best, 0, -1 };
     app_check_f(f_initialize(servers), "f_initialize");
     if (typed) {
-        k->best = run_long(search_typed, 0, k->capacity, &root);
+        app_check_f(f_run_long(search_typed, 0, k->capacity, &root, &k->best), "f_run_long");
     } else {
         app_check_f(f_fork(search, 0, k->capacity, &root), "f_fork");
         app_check_f(f_parallel(), "f_parallel");

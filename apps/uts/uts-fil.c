@@ -13,12 +13,13 @@
  *   fil-typed  f_fork_long/f_sync_long: each child returns the node count
  *              of its subtree, and a node's count is 1 plus its children's,
  *              as a call would return it.  Leaves and depth are counted in
- *              the server's slot.  A typed fork inside a filament forks (or
- *              runs the child at once, in a full deque): there is no
- *              fallback to write, and a fork that fails stops the program.
+ *              the server's slot.
  *
- * The root is a fork from the main thread, joined by f_parallel; the typed
- * root's value comes back through run_long().  The library's counters over
+ * No fork needs a fallback (f_fork(3)): in a full deque the child runs at
+ * once.  A typed fork fails only when no memory is left for a child's kept
+ * value, and then the program stops rather than sync what it did not
+ * fork.  The untyped root is an f_fork from the main thread, joined by
+ * f_parallel; the typed one is f_run_long.  The library's counters over
  * the run are kept for the output line (forks= pruned= steals= peak=).
  */
 #include <filaments.h>
@@ -39,8 +40,7 @@ static void visit(long k, long depth, void *arg)
         return;
     }
     for (long c = 0; c < n; ++c)
-        if (f_fork(visit, c, depth + 1, &me) < 0)
-            visit(c, depth + 1, &me);  /* no child: call it */
+        f_fork(visit, c, depth + 1, &me);
     f_join();
 }
 
@@ -62,29 +62,6 @@ static long visit_typed(f_frame fr, long k, long depth, void *arg)
     return nodes;
 }
 
-/* A typed root from the main thread: fn(i, j, arg) on the servers, in one
- * run; its value.  (A root cannot return a value, so an untyped root calls
- * it and stores the value.) */
-struct root {
-    f_long_func fn;
-    void *arg;
-    long value;
-};
-
-static void root_long(long i, long j, void *arg)
-{
-    struct root *r = arg;
-    r->value = r->fn(f_frame_here(), i, j, r->arg);
-}
-
-static long run_long(f_long_func fn, long i, long j, void *arg)
-{
-    struct root r = { fn, arg, 0 };
-    app_check_f(f_fork(root_long, i, j, &r), "f_fork");
-    app_check_f(f_parallel(), "f_parallel");
-    return r.value;
-}
-
 static void run(struct uts *p, int servers, int typed)
 {
     struct f_stats st;
@@ -93,7 +70,7 @@ static void run(struct uts *p, int servers, int typed)
                              .slot = app_alloc((size_t)servers, sizeof *top.slot) };
     long nodes = 0;
     if (typed) {
-        nodes = run_long(visit_typed, 0, 0, &top);
+        app_check_f(f_run_long(visit_typed, 0, 0, &top, &nodes), "f_run_long");
     } else {
         app_check_f(f_fork(visit, 0, 0, &top), "f_fork");
         app_check_f(f_parallel(), "f_parallel");
