@@ -7,7 +7,7 @@
 # tests/app-test.sh says; then bad options.
 #
 # Run by `make check` from the top of the build tree; small sizes, some
-# 80 seconds on two busy cores (50 without uts and knapsack, 2026-11-27).
+# 45 to 80 seconds on two shared cores (2026-11-27).
 
 . "$(dirname "$0")/app-test.sh"
 
