@@ -1,13 +1,13 @@
 #!/bin/sh
-# tests/fjapps.sh - the fork/join applications end to end: fib, quad and
-# quicksort, with their OpenMP and oneTBB peers where they were built
-# (apps/common/app.h).
+# tests/fjapps.sh - the fork/join applications end to end: fib, quad,
+# quicksort, the unbalanced tree search and the knapsack, with their
+# OpenMP and oneTBB peers where they were built (apps/common/app.h).
 #
 # Every parallel impl that a program lists in --help against seq, as
 # tests/app-test.sh says; then bad options.
 #
 # Run by `make check` from the top of the build tree; small sizes, some
-# 20 seconds on two busy cores.
+# 45 to 80 seconds on two shared cores (2026-11-27).
 
 . "$(dirname "$0")/app-test.sh"
 
@@ -28,11 +28,33 @@ compare quad all --size=12 --epsilon=1e10    # the whole interval is one leaf
 compare quicksort all --size=20000 --cutoff=100
 compare quicksort all --size=5000 --keys=3 --cutoff=2    # many equal keys, the finest grain
 compare quicksort all --size=1
+# Small trees of both shapes; a root alone and a root of leaves; the
+# paper's T3 and T1 by the sequential program, whose check compares their
+# counts with the paper's (apps/uts/uts-common.c).
+for prog in uts $(llvm uts); do
+    compare "$prog" all --size=20 --b0=100
+    compare "$prog" all --shape=geometric --size=5
+done
+compare uts all --size=3 --seed=5 --m=2 --b0=10
+compare uts all --size=1 --b0=50
+compare uts all --shape=geometric --size=1 --b0=1
+run uts --impl=seq
+run uts --impl=seq --shape=geometric
+
+# Branch and bound: the optimal value against meet in the middle.
+for prog in knapsack $(llvm knapsack); do
+    compare "$prog" all --size=18
+done
+compare knapsack all --size=1
+compare knapsack all --size=22 --seed=7
+
 # 1024 servers, more than the leaves of the recursion: quad's static program
 # at 1024 segments, against seq --segments=1024.
 many fib --size=10
 many quad --size=4 --epsilon=1e-2
 many quicksort --size=1000 --cutoff=2
+many uts --size=10 --b0=20
+many knapsack --size=10
 
 bad fib --size=93
 bad fib --size=-1
@@ -50,10 +72,17 @@ bad quicksort --size=0
 bad quicksort --cutoff=1
 bad quicksort --keys=-1
 bad quicksort --impl=bag
-for prog in $(llvm fib) $(llvm quad); do
+bad uts --shape=ternary
+bad uts --b0=-1
+bad uts --q=0.1
+bad uts --impl=static
+bad knapsack --size=0
+bad knapsack --size=41
+bad knapsack --impl=bag
+for prog in $(llvm fib) $(llvm quad) $(llvm uts) $(llvm knapsack); do
     bad "$prog" --impl=omp
     bad "$prog" --impl=fil
 done
 
-helps fib quad quicksort $(llvm fib) $(llvm quad)
+helps fib quad quicksort uts knapsack $(llvm fib) $(llvm quad) $(llvm uts) $(llvm knapsack)
 finish fjapps

@@ -188,11 +188,39 @@ static double parse_double(const struct app_option *o, const char *s)
     return v;
 }
 
+/* The names of a choice into buf, as "binomial, geometric". */
+static void print_choices(char *buf, size_t len, const char *const *choices)
+{
+    buf[0] = '\0';
+    for (const char *const *c = choices; *c != NULL; ++c) {
+        if (c != choices)
+            strncat(buf, ", ", len - strlen(buf) - 1);
+        strncat(buf, *c, len - strlen(buf) - 1);
+    }
+}
+
+static long parse_choice(const struct app_option *o, const char *s)
+{
+    const char *const *names = ((const struct app_choice *)o->value)->names;
+    for (const char *const *c = names; *c != NULL; ++c)
+        if (strcmp(*c, s) == 0)
+            return c - names;
+    char list[256];
+    print_choices(list, sizeof list, names);
+    die(EXIT_USAGE, "--%s: expected one of %s, got '%s'", o->name, list, s);
+}
+
+/* The metavariable of an option's value in the usage: N, X or NAME. */
+static const char *metavar(const struct app_option *o)
+{
+    return o->type == APP_LONG ? "N" : o->type == APP_DOUBLE ? "X" : "NAME";
+}
+
 static void usage(const struct app *app)
 {
     printf("usage: %s [--impl=NAME] [--servers=N] [--size=N] [--verify]", app->name);
     for (const struct app_option *o = app->options; o != NULL && o->name != NULL; ++o)
-        printf(" [--%s=%s]", o->name, o->type == APP_LONG ? "N" : "X");
+        printf(" [--%s=%s]", o->name, metavar(o));
     printf("\n\n  --impl=NAME   the program to run (default %s):\n", app->impls[0].name);
     for (const struct app_impl *im = app->impls; im->name != NULL; ++im)
         printf("      %-12s %s\n", im->name, im->help);
@@ -204,10 +232,15 @@ static void usage(const struct app *app)
     printf("  --verify      also run %s and compare the result bitwise\n", app->impls[0].name);
     for (const struct app_option *o = app->options; o != NULL && o->name != NULL; ++o) {
         char name[64];
-        snprintf(name, sizeof name, "%s=%s", o->name, o->type == APP_LONG ? "N" : "X");
+        snprintf(name, sizeof name, "%s=%s", o->name, metavar(o));
         if (o->type == APP_LONG)
             printf("  --%-12s%s (default %ld)\n", name, o->help, *(const long *)o->value);
-        else
+        else if (o->type == APP_CHOICE) {
+            const struct app_choice *c = o->value;
+            char list[256];
+            print_choices(list, sizeof list, c->names);
+            printf("  --%-12s%s: %s (default %s)\n", name, o->help, list, c->names[c->chosen]);
+        } else
             printf("  --%-12s%s (default %g)\n", name, o->help, *(const double *)o->value);
     }
     printf("  --help        this text\n\n"
@@ -300,6 +333,8 @@ static struct app_args parse(const struct app *app, int argc, char **argv)
             const struct app_option *o = &app->options[c - OPT_EXTRA];
             if (o->type == APP_LONG)
                 *(long *)o->value = parse_long(o->name, optarg, (long)o->min, (long)o->max);
+            else if (o->type == APP_CHOICE)
+                ((struct app_choice *)o->value)->chosen = parse_choice(o, optarg);
             else
                 *(double *)o->value = parse_double(o, optarg);
         }

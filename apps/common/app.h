@@ -78,14 +78,21 @@ struct app_mpi {
 };
 
 /* An option of one app, beyond the common ones; `value` holds the default. */
-enum app_type { APP_LONG, APP_DOUBLE };
+enum app_type { APP_LONG, APP_DOUBLE, APP_CHOICE };
+
+/* The value of an APP_CHOICE option (min and max unused): one of `names`,
+ * ended by NULL; `chosen` is its index. */
+struct app_choice {
+    const char *const *names;
+    long chosen;
+};
 struct app_option {
     const char *name;  /* the long name, without "--" */
     enum app_type type;
     double min, max;   /* the accepted range */
     int open_min;      /* 1: min itself is excluded (omega > 0) */
     int open_max;
-    void *value;       /* long * or double * */
+    void *value;       /* long *, double * or struct app_choice * */
     const char *help;
 };
 

@@ -1,0 +1,67 @@
+/*
+ * knapsack-tbb.cc - the branch-and-bound knapsack with oneTBB, a peer for
+ * the benchmarks (doc/benchmarks.md, "Peers"): --impl=tbb.
+ *
+ * The TBB idiom: tbb::task_group runs the taking branch as a task while
+ * the caller searches the leaving one, then waits; down to the same depth
+ * cutoff as the OpenMP peer (knapsack_peer_depth), plain calls below it.
+ * The best value so far is a std::atomic, read and raised relaxed, a hint
+ * for cutting branches, as in knapsack-fil.c.  A task_arena of `servers`
+ * threads, allowed by a global_control, runs it; both are made and
+ * destroyed inside the timed run.
+ */
+#include <atomic>
+#include <exception>
+
+#include <tbb/global_control.h>
+#include <tbb/task_arena.h>
+#include <tbb/task_group.h>
+
+#include "knapsack.h"
+
+extern "C" [[noreturn]] void app_fail(const char *fmt, ...);  /* app.h, which is C only */
+
+static long search(const struct knapsack *k, std::atomic<long> &best, long i, long cap, long value,
+                   long cutoff)
+{
+    long bound = knapsack_bound(k, i, cap, value);
+    if (bound == value) {
+        long old = best.load(std::memory_order_relaxed);
+        while (old < value && !best.compare_exchange_weak(old, value, std::memory_order_relaxed))
+            ;
+        return value;
+    }
+    if (bound <= best.load(std::memory_order_relaxed))
+        return -1;
+    const struct knapsack_item *it = &k->item[i];
+    long take = -1, leave;
+    if (i < cutoff) {
+        tbb::task_group g;
+        if (it->weight <= cap)
+            g.run([&] {
+                take = search(k, best, i + 1, cap - it->weight, value + it->value, cutoff);
+            });
+        leave = search(k, best, i + 1, cap, value, cutoff);
+        g.wait();
+    } else {
+        if (it->weight <= cap)
+            take = search(k, best, i + 1, cap - it->weight, value + it->value, cutoff);
+        leave = search(k, best, i + 1, cap, value, cutoff);
+    }
+    return take > leave ? take : leave;
+}
+
+extern "C" void knapsack_tbb(void *problem, int servers)
+{
+    struct knapsack *k = static_cast<struct knapsack *>(problem);
+    long cutoff = knapsack_peer_depth(servers);
+    std::atomic<long> best(0);
+    try {
+        tbb::global_control allow(tbb::global_control::max_allowed_parallelism,
+                                  static_cast<size_t>(servers));
+        tbb::task_arena arena(servers);
+        arena.execute([&] { k->best = search(k, best, 0, k->capacity, 0, cutoff); });
+    } catch (const std::exception &e) {
+        app_fail("tbb: %s", e.what());
+    }
+}
