@@ -23,32 +23,71 @@ static inline uint32_t be32(const unsigned char *p)
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-/* FIPS 180-4 §6.1.2, steps 1 to 4, on one 64-byte block. */
+/* FIPS 180-4 §4.1.1: the round functions, with the Ch and Maj forms that
+ * need one operation fewer; §4.2.1: the constants. */
+#define F0(b, c, d) ((d) ^ ((b) & ((c) ^ (d))))
+#define F1(b, c, d) ((b) ^ (c) ^ (d))
+#define F2(b, c, d) (((b) & (c)) | ((d) & ((b) | (c))))
+#define K0 0x5a827999u
+#define K1 0x6ed9eba1u
+#define K2 0x8f1bbcdcu
+#define K3 0xca62c1d6u
+
+/* §6.1.2 step 1: word t of the schedule, kept in 16 words that it
+ * overwrites as it goes (t >= 16). */
+#define W(t) (w[(t) & 15] = rol(w[((t) - 3) & 15] ^ w[((t) - 8) & 15] ^ w[((t) - 14) & 15] ^ \
+                                w[(t) & 15], 1))
+
+/* §6.1.2 step 3, one round t: T = ROTL5(a) + f(b, c, d) + e + K + W, then
+ * e = d, d = c, c = ROTL30(b), b = a, a = T.  The names turn instead of the
+ * values: the round writes T into e's variable and rotates b in place, and
+ * the next round calls the variables one place on. */
+#define R(a, b, c, d, e, f, k, x)                                                                 \
+    do {                                                                                       \
+        e += rol(a, 5) + f(b, c, d) + (k) + (x);                                               \
+        b = rol(b, 30);                                                                        \
+    } while (0)
+
+/* Five rounds, after which the names are back where they began. */
+#define R5(f, k, t, X)                                                                          \
+    do {                                                                                       \
+        R(a, b, c, d, e, f, k, X(t));                                                          \
+        R(e, a, b, c, d, f, k, X((t) + 1));                                                    \
+        R(d, e, a, b, c, f, k, X((t) + 2));                                                    \
+        R(c, d, e, a, b, f, k, X((t) + 3));                                                    \
+        R(b, c, d, e, a, f, k, X((t) + 4));                                                    \
+    } while (0)
+#define W0(t) w[t]
+
+/* FIPS 180-4 §6.1.2, steps 1 to 4, on one 64-byte block, the 80 rounds
+ * written out as an optimizing compiler would unroll them: the tree hashes
+ * one block per node, which is most of the node's work. */
 static void compress(uint32_t h[5], const unsigned char *block)
 {
-    uint32_t w[80];
+    uint32_t w[16];
     for (int t = 0; t < 16; ++t)
         w[t] = be32(block + 4 * t);
-    for (int t = 16; t < 80; ++t)
-        w[t] = rol(w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16], 1);
     uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-    for (int t = 0; t < 80; ++t) {
-        uint32_t f, k;  /* §4.1.1 and §4.2.1 */
-        if (t < 20)
-            f = (b & c) | (~b & d), k = 0x5a827999;
-        else if (t < 40)
-            f = b ^ c ^ d, k = 0x6ed9eba1;
-        else if (t < 60)
-            f = (b & c) | (b & d) | (c & d), k = 0x8f1bbcdc;
-        else
-            f = b ^ c ^ d, k = 0xca62c1d6;
-        uint32_t tmp = rol(a, 5) + f + e + k + w[t];
-        e = d;
-        d = c;
-        c = rol(b, 30);
-        b = a;
-        a = tmp;
-    }
+    R5(F0, K0, 0, W0);
+    R5(F0, K0, 5, W0);
+    R5(F0, K0, 10, W0);
+    R(a, b, c, d, e, F0, K0, w[15]);
+    R(e, a, b, c, d, F0, K0, W(16));
+    R(d, e, a, b, c, F0, K0, W(17));
+    R(c, d, e, a, b, F0, K0, W(18));
+    R(b, c, d, e, a, F0, K0, W(19));
+    R5(F1, K1, 20, W);
+    R5(F1, K1, 25, W);
+    R5(F1, K1, 30, W);
+    R5(F1, K1, 35, W);
+    R5(F2, K2, 40, W);
+    R5(F2, K2, 45, W);
+    R5(F2, K2, 50, W);
+    R5(F2, K2, 55, W);
+    R5(F1, K3, 60, W);
+    R5(F1, K3, 65, W);
+    R5(F1, K3, 70, W);
+    R5(F1, K3, 75, W);
     h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
 }
 
