@@ -1,8 +1,10 @@
 /*
  * knapsack-fil.c - the Filaments branch and bound: a fork/join filament
  * per branch (knapsack.h).  A branch that is neither complete nor cut off
- * forks the branch that leaves item i and, if the item fits, the one that
- * takes it, and returns the better of their values.
+ * forks the branch that leaves item i, for a thief or for later, and calls
+ * the one that takes it, if the item fits, first, as the sequential program
+ * does; it returns the better of their values.  One fork per branch, as the
+ * peers spawn one child and call the other.
  *
  *   fil        f_fork/f_join, each child's value in a struct in the
  *              parent's frame; the library's pruning (F_PRUNE_AUTO unless
@@ -10,10 +12,8 @@
  *   fil-typed  f_fork_long/f_sync_long: each child returns its value, as
  *              a call would.
  *
- * No fork needs a fallback (f_fork(3)): in a full deque the child runs at
- * once.  A typed fork fails only when no memory is left for a child's kept
- * value, and then the program stops rather than sync what it did not
- * fork.  The untyped root is an f_fork from the main thread, joined by
+ * No fork needs a fallback or a check (f_fork(3)): in a full deque the
+ * child runs at once.  The untyped root is an f_fork from the main thread, joined by
  * f_parallel; the typed one is f_run_long.
  *
  * The best value so far is one word that every server reads before it
@@ -28,33 +28,37 @@
 #include "app.h"
 #include "knapsack.h"
 
-/* A branch's value taken so far, what all branches share, and (fil) its result. */
+/* What every branch of the run shares: the problem and the best so far.
+ * One search runs at a time, so they are the program's, not arguments. */
+static const struct knapsack *problem;
+static volatile AO_t best;
+
+/* A branch's value taken so far and (fil) its result: all that differs
+ * from branch to branch beyond i and cap, in its parent's frame. */
 struct branch {
-    const struct knapsack *k;
-    volatile AO_t *best;
     long value;
     long result;  /* fil: the branch's best, or -1; written by the branch */
 };
 
 /* Raise the best so far to value, if it is lower. */
-static void record(volatile AO_t *best, long value)
+static void record(long value)
 {
-    AO_t old = AO_load(best);
-    while ((long)old < value && !AO_compare_and_swap(best, old, (AO_t)value))
-        old = AO_load(best);
+    AO_t old = AO_load(&best);
+    while ((long)old < value && !AO_compare_and_swap(&best, old, (AO_t)value))
+        old = AO_load(&best);
 }
 
-/* Branch (i, cap, b->value) alone: 1 and its result in *result if it is
+/* Branch (i, cap, value) alone: 1 and its result in *result if it is
  * complete or cut off, else 0. */
-static int settled(const struct branch *b, long i, long cap, long *result)
+static inline int settled(long i, long cap, long value, long *result)
 {
-    long bound = knapsack_bound(b->k, i, cap, b->value);
-    if (bound == b->value) {
-        record(b->best, b->value);
-        *result = b->value;
+    long bound = knapsack_bound(problem, i, cap, value);
+    if (bound == value) {
+        record(value);
+        *result = value;
         return 1;
     }
-    if (bound <= (long)AO_load(b->best)) {
+    if (bound <= (long)AO_load(&best)) {
         *result = -1;
         return 1;
     }
@@ -64,32 +68,28 @@ static int settled(const struct branch *b, long i, long cap, long *result)
 static void search(long i, long cap, void *arg)
 {
     struct branch *b = arg;
-    if (settled(b, i, cap, &b->result))
+    if (settled(i, cap, b->value, &b->result))
         return;
-    const struct knapsack_item *it = &b->k->item[i];
-    struct branch leave = { b->k, b->best, b->value, -1 };
-    struct branch take = { b->k, b->best, b->value + it->value, -1 };
+    const struct knapsack_item *it = &problem->item[i];
+    struct branch leave = { b->value, -1 };
+    struct branch take = { b->value + it->value, -1 };
     f_fork(search, i + 1, cap, &leave);
     if (it->weight <= cap)
-        f_fork(search, i + 1, cap - it->weight, &take);
+        search(i + 1, cap - it->weight, &take);
     f_join();
     b->result = take.result > leave.result ? take.result : leave.result;
 }
 
+/* arg: the branch's value, in its parent's frame. */
 static long search_typed(f_frame fr, long i, long cap, void *arg)
 {
-    const struct branch *b = arg;
-    long result;
-    if (settled(b, i, cap, &result))
+    long value = *(const long *)arg, result;
+    if (settled(i, cap, value, &result))
         return result;
-    const struct knapsack_item *it = &b->k->item[i];
-    struct branch leave = { b->k, b->best, b->value, -1 };
-    struct branch take = { b->k, b->best, b->value + it->value, -1 };
-    int fits = it->weight <= cap;
-    app_check_f(f_fork_long(&fr, search_typed, i + 1, cap, &leave), "f_fork_long");
-    if (fits)
-        app_check_f(f_fork_long(&fr, search_typed, i + 1, cap - it->weight, &take), "f_fork_long");
-    long t = fits ? f_sync_long(&fr, search_typed) : -1;  /* syncs: the latest fork first */
+    const struct knapsack_item *it = &problem->item[i];
+    long take = value + it->value;
+    f_fork_long(&fr, search_typed, i + 1, cap, arg);  /* leave */
+    long t = it->weight <= cap ? search_typed(fr, i + 1, cap - it->weight, &take) : -1;
     long l = f_sync_long(&fr, search_typed);
     return t > l ? t : l;
 }
@@ -97,11 +97,12 @@ static long search_typed(f_frame fr, long i, long cap, void *arg)
 static void run(struct knapsack *k, int servers, int typed)
 {
     struct f_stats st;
-    volatile AO_t best = 0;
-    struct branch root = { k, &best, 0, -1 };
+    struct branch root = { 0, -1 };
+    problem = k;
+    AO_store(&best, 0);
     app_check_f(f_initialize(servers), "f_initialize");
     if (typed) {
-        app_check_f(f_run_long(search_typed, 0, k->capacity, &root, &k->best), "f_run_long");
+        app_check_f(f_run_long(search_typed, 0, k->capacity, &root.value, &k->best), "f_run_long");
     } else {
         app_check_f(f_fork(search, 0, k->capacity, &root), "f_fork");
         app_check_f(f_parallel(), "f_parallel");

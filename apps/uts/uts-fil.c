@@ -15,10 +15,8 @@
  *              as a call would return it.  Leaves and depth are counted in
  *              the server's slot.
  *
- * No fork needs a fallback (f_fork(3)): in a full deque the child runs at
- * once.  A typed fork fails only when no memory is left for a child's kept
- * value, and then the program stops rather than sync what it did not
- * fork.  The untyped root is an f_fork from the main thread, joined by
+ * No fork needs a fallback or a check (f_fork(3)): in a full deque the
+ * child runs at once.  The untyped root is an f_fork from the main thread, joined by
  * f_parallel; the typed one is f_run_long.  The library's counters over
  * the run are kept for the output line (forks= pruned= steals= peak=).
  */
@@ -55,7 +53,7 @@ static long visit_typed(f_frame fr, long k, long depth, void *arg)
         return 1;
     }
     for (long c = 0; c < n; ++c)
-        app_check_f(f_fork_long(&fr, visit_typed, c, depth + 1, &me), "f_fork_long");
+        f_fork_long(&fr, visit_typed, c, depth + 1, &me);
     long nodes = 1;
     for (long c = 0; c < n; ++c)
         nodes += f_sync_long(&fr, visit_typed);
