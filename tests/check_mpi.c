@@ -594,8 +594,10 @@ int main(int argc, char **argv)
     MPI_Finalize();
     if (!funneled) {
         failed |= expect(up, "f_mpi_initialize before MPI_Finalize failed") ||
-                  expect(f_mpi_finalize() == F_ESTATE, "f_mpi_finalize after MPI_Finalize was not F_ESTATE") ||
-                  expect(f_mpi_initialize() == F_ESTATE, "f_mpi_initialize after MPI_Finalize was not F_ESTATE");
+                  expect(f_mpi_finalize() == F_ESTATE,
+                         "f_mpi_finalize after MPI_Finalize was not F_ESTATE") ||
+                  expect(f_mpi_initialize() == F_ESTATE,
+                         "f_mpi_initialize after MPI_Finalize was not F_ESTATE");
         f_finalize();
     }
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
