@@ -533,9 +533,11 @@ static inline int f_join_inline_(void)
 F_API int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg);
 F_API f_value f_sync_typed_(unsigned long kind);
 
-/* Typed forks: push at the frame, if it is the bottom and below peak_, the
- * highest bottom so far (a new peak goes to the library), which a thief
- * that asks for work zeroes.  No pruning threshold stops them: a pushed
+/* Typed forks: push at the bottom, if it is below peak_, the highest
+ * bottom so far (a new peak goes to the library), which a thief that asks
+ * for work zeroes, and take the slot above as the frame (the library's
+ * path does the same where the frame was not the bottom: untyped children
+ * left above it, or a join since).  No pruning threshold stops them: a pushed
  * child that its sync calls costs no more than the call a pruned fork
  * would make, and leaves that call in tail position (f_fork(3)); the
  * library prunes them only in a full deque.  A sync pops the slot under
@@ -561,9 +563,8 @@ F_API f_value f_sync_typed_(unsigned long kind);
         int rc;                                                                                \
         if (fr == (f_frame *)0)  /* no frame: refused as a NULL fn is (F_ESTATE first) */      \
             return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
-        t = *fr;                                                                               \
-        if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_) &&                       \
-                      fn != (f_##name##_func)0)) {                                             \
+        t = d->bottom_;                                                                        \
+        if (F_LIKELY_(f_below_bound_(t, &d->peak_) && fn != (f_##name##_func)0)) {             \
             f_write_slot_(d, t, KIND, (void (*)(void))fn, i, j, arg);                          \
             *fr = t + 1;                                                                       \
             return 0;                                                                          \
