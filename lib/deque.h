@@ -74,6 +74,9 @@ struct fi_deque {
     /* A thief that finds nothing public sets it, then zeroes own->limit_ so
      * that the owner's next fork goes through the slow path and publishes. */
     _Alignas(FI_CACHE_LINE) volatile AO_t splitreq;
+    /* F_PRUNE_AUTO: what thieves took from here in this run, the pieces and
+     * the time they ran (forkjoin.c, adapt_depth).  Thieves add. */
+    volatile AO_t stolen_pieces, stolen_ns;
     /* The owner's part, which the inline fast paths use: the server thread's
      * f_deque_ while its fast paths are open, else `home` (forkjoin.c,
      * fi_forkjoin_open).  Thieves zero its limit_ and peak_. */
@@ -89,7 +92,6 @@ struct fi_deque {
      * last thief's request was answered (forkjoin.c, adapt_depth). */
     size_t prune_depth;
     unsigned long answered_ns;
-    unsigned long published;    /* slots made public in this run */
     /* The forks pushed here are the sum of the slots' counts (below peak)
      * and forks_moved; the fork/join filaments this server ran are derived,
      * so that a pop counts nothing: pushed + carried - lost - live + taken

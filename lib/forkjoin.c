@@ -214,7 +214,8 @@ void fi_forkjoin_begin_run(struct fi_server *me)
 {
     me->deque.prune_depth = FI_PRUNE_DEPTH;
     me->deque.answered_ns = 0;    /* none yet: the first request is no sign */
-    me->deque.published = 0;
+    AO_store(&me->deque.stolen_pieces, 0);
+    AO_store(&me->deque.stolen_ns, 0);
     fi_forkjoin_bounds(&me->deque);
 }
 
@@ -296,7 +297,10 @@ static int steal_from(struct fi_server *me, struct fi_server *victim)
         return 0;
     struct f_task_ t = { .word_ = slot->word_, .i_ = slot->i_, .j_ = slot->j_,
                          .arg_ = slot->arg_, .result_ = slot->result_ };
+    unsigned long start = fi_clock_ns();
     fi_task_run(me, &t);
+    AO_fetch_and_add(&victim->deque.stolen_ns, fi_clock_ns() - start);
+    AO_fetch_and_add1(&victim->deque.stolen_pieces);
     slot->result_ = t.result_;
     me->stats.steals++;
     me->deque.taken++;
@@ -542,7 +546,6 @@ static void publish(struct fi_server *me)
     if (private == 0 || me->in_barrier)
         return;    /* leave the request standing for the next fork */
     size_t split = d->split + (private + 1) / 2;
-    d->published += split - d->split;
     for (size_t k = d->split; k < split; ++k)
         fi_task_mark(&d->own->slot_[k]);    /* no inline pop takes a public slot */
     AO_t ts = AO_load(&d->ts);
@@ -564,19 +567,22 @@ static void publish(struct fi_server *me)
  * leaves), and each request costs both servers a round trip.  So hold
  * twice as many, up to the whole deque, that thieves find a choice of
  * pieces public without asking (some of an unbalanced tree's are large).
- * But only while what the thieves took was worth it on the whole: the run
- * so far, per piece this server published and per thief, at least
- * FI_PRUNE_WORTH_NS.  Where every piece is tiny (a loop of small forks),
- * more of them only make more steals, each dearer than the piece, and the
- * depth halves instead.  A thief that asks only long after found plenty:
- * halve it too, down to FI_PRUNE_DEPTH, and prune more.  The run's first
- * request is no sign either way: every thief asks at a start.
+ * But only while what the thieves took from here ran FI_PRUNE_WORTH_NS
+ * or more per piece on average (they time each): where every piece is
+ * tiny (a loop of small forks), more of them only make more steals, each
+ * dearer than the piece, and the depth halves instead.  The average is
+ * of the pieces themselves, not of the run's time per piece published,
+ * which the many leaves that a shallow depth hands out on a deep tree
+ * kept low: the depth then only halved (uts's binomial tree, untyped,
+ * at 2 servers: one run in three took 2.4 times as long, with 200 000
+ * steals).  A thief that asks only long after found plenty: halve it
+ * too, down to FI_PRUNE_DEPTH, and prune more.  The run's first request
+ * is no sign either way: every thief asks at a start.
  */
 static void adapt_depth(struct fi_deque *d)
 {
     unsigned long now = fi_clock_ns(), since = now - d->answered_ns;
-    unsigned long thieves = (unsigned long)fi_lib.nservers - 1;
-    int worth = (now - fi_lib.run_posted_ns) * thieves >= FI_PRUNE_WORTH_NS * (d->published + 1);
+    int worth = AO_load(&d->stolen_ns) >= FI_PRUNE_WORTH_NS * AO_load(&d->stolen_pieces);
     if (d->answered_ns != 0 && since < FI_PRUNE_QUICK_NS && worth)
         d->prune_depth = d->prune_depth < d->cap / 2 ? d->prune_depth * 2 : d->cap;
     else if ((since > FI_PRUNE_SLOW_NS || !worth) && d->prune_depth / 2 >= FI_PRUNE_DEPTH)

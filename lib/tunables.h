@@ -62,9 +62,9 @@ _Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SL
 /* F_PRUNE_AUTO: unclaimed children a server holds before it prunes, at the
  * start of a run; doubled at each request for work that comes within
  * FI_PRUNE_QUICK_NS of the last one (up to the deque's capacity) while the
- * run so far, per piece published and per thief, is FI_PRUNE_WORTH_NS or
- * more; else halved at each that comes more than FI_PRUNE_SLOW_NS after
- * it (forkjoin.c, adapt_depth).  A request and its answer cost the two
+ * pieces thieves took from the server ran FI_PRUNE_WORTH_NS or more on
+ * average; else halved, and at each request that comes more than
+ * FI_PRUNE_SLOW_NS after the last (forkjoin.c, adapt_depth).  A request and its answer cost the two
  * servers about a microsecond, a steal from the public part a fraction of
  * one: a thief that comes back within 50 us found pieces too small to pay
  * for many round trips, and pieces that last 10 us each pay for their
