@@ -1,0 +1,483 @@
+/*
+ * filaments/inline-private.h - the inline fast paths of <filaments.h> and the
+ * private structures they need.
+ *
+ * NOT an interface: include <filaments.h>, which includes this at its end.
+ * Everything here may change with the library's soname; every name but the
+ * macros of the public calls' own names ends in an underscore.  A program
+ * reaches it only through those calls (f_rtc_thread, f_iterative_thread,
+ * f_fork, f_join, the typed forks and syncs, f_reduce and
+ * f_reduction_local), which the macros below make inline, as <stdio.h>
+ * makes getc; each falls back on the library function of the same name,
+ * `(f_fork)(...)`, which is also what a pointer to the call reaches
+ * (doc/design.md, "Inline fast paths in the public header").
+ */
+#ifndef FILAMENTS_INLINE_PRIVATE_H
+#define FILAMENTS_INLINE_PRIVATE_H
+
+#ifndef FILAMENTS_H
+#error "include <filaments.h>, not <filaments/inline-private.h>"
+#endif
+
+/* ---------------------------------------------- run-to-completion [§2.1] */
+
+/*
+ * The creation fast path, inline (as putc is): from the main thread between
+ * runs, or from a server's creator for its own server (f_create_per_server),
+ * a filament for a named server is four stores into that server's
+ * queue and a bump of its cursor [paper §4.3].  Everything else goes to the
+ * library's f_rtc_thread.  The types and variables below are private to the
+ * library.
+ */
+struct f_desc_ {
+    f_func fn_;
+    long i_;
+    long j_;
+    void *arg_;
+};
+
+/* A server's cursor: the next free slot of its last queue chunk and the
+ * chunk's end, while the main thread may create through it; both NULL
+ * otherwise (before f_initialize, during a run, past the last server). */
+struct f_rtc_cursor_ {
+    struct f_desc_ *next_;
+    struct f_desc_ *end_;
+};
+
+#define F_RTC_CURSORS_ 1024   /* the most servers f_initialize accepts */
+extern F_API struct f_rtc_cursor_ f_rtc_cursors_[F_RTC_CURSORS_];
+
+/* While a server runs its creator (f_create_per_server), the cursors above
+ * are closed and the server creates through its own, in thread-local
+ * storage, which no other thread can reach: server_ is its index, rtc_ its
+ * RTC cursor and last_run_ its last run in the current phase (the
+ * iterative fast path below).  Elsewhere server_ is -1 and both are NULL. */
+struct f_run_;
+struct f_creator_ {
+    struct f_rtc_cursor_ rtc_;
+    struct f_run_ *last_run_;
+    int server_;
+};
+#if defined(__GNUC__)
+extern F_API __thread struct f_creator_ f_creator_ __attribute__((tls_model("initial-exec")));
+#else
+extern F_API _Thread_local struct f_creator_ f_creator_;
+#endif
+
+static inline int f_rtc_put_(struct f_rtc_cursor_ *c, struct f_desc_ *d, f_func fn, long i,
+                             long j, void *arg)
+{
+    d->fn_ = fn;
+    d->i_ = i;
+    d->j_ = j;
+    d->arg_ = arg;
+    c->next_ = d + 1;
+    return 0;
+}
+
+/* The main thread's cursor first, so that its path is what it was; a
+ * creating server's own cursor after it. */
+static inline int f_rtc_thread_inline_(int server, f_func fn, long i, long j, void *arg)
+{
+    if ((unsigned)server < F_RTC_CURSORS_ && fn != (f_func)0) {
+        struct f_rtc_cursor_ *c = &f_rtc_cursors_[server];
+        struct f_desc_ *d = c->next_;
+        if (d < c->end_)
+            return f_rtc_put_(c, d, fn, i, j, arg);
+        c = &f_creator_.rtc_;
+        d = c->next_;
+        if (server == f_creator_.server_ && d < c->end_)
+            return f_rtc_put_(c, d, fn, i, j, arg);
+    }
+    return (f_rtc_thread)(server, fn, i, j, arg);
+}
+#define f_rtc_thread(server, fn, i, j, arg) f_rtc_thread_inline_((server), (fn), (i), (j), (arg))
+
+/* ------------------------------------------------ iterative [§2.2, §4.4] */
+
+/*
+ * The creation fast path, inline: from the main thread between runs, or
+ * from a server's creator for its own server, a filament that extends the
+ * run last created on its server (same fn, i and arg, the next j) is one
+ * store.  The rest goes to the library.
+ */
+struct f_run_ {
+    f_func fn_;
+    void *arg_;
+    long i_;
+    long j_first_;
+    long j_last_;
+};
+
+/* Per server, the current phase's last run (or NULL); how many of them may
+ * be used now: f_num_servers() between runs, else 0.  Private. */
+extern F_API struct f_run_ **f_iter_last_;
+extern F_API unsigned f_iter_open_;
+
+static inline int f_iterative_thread_inline_(int server, f_func fn, long i, long j, void *arg)
+{
+    struct f_run_ *r = (struct f_run_ *)0;
+    if ((unsigned)server < f_iter_open_)
+        r = f_iter_last_[server];
+    else if (server == f_creator_.server_)    /* a creating server's own (f_creator_) */
+        r = f_creator_.last_run_;
+    if (r != (struct f_run_ *)0 && r->fn_ == fn && r->i_ == i && r->arg_ == arg &&
+        r->j_last_ != LONG_MAX && j == r->j_last_ + 1) {
+        r->j_last_ = j;
+        return 0;
+    }
+    return (f_iterative_thread)(server, fn, i, j, arg);
+}
+#define f_iterative_thread(server, fn, i, j, arg)                                              \
+    f_iterative_thread_inline_((server), (fn), (i), (j), (arg))
+
+/* ------------------------------------------------ fork/join [§2.3, §4.5] */
+
+/*
+ * The fork/join fast paths, inline (as getc is): a fork writes a slot of
+ * the calling server's deque, a join or sync pops one and calls it.  What
+ * they cannot decide they leave to the library.  The types and variables
+ * below are the library's private state: programs use them only through
+ * these inlines, and they change with the soname.
+ */
+/* What a slot holds: a filament of each kind, or a pruned typed fork's
+ * result.  The kind rides in the top byte of the slot's first word, above
+ * the function's address (user-space code lies below 2^56 on every 64-bit
+ * system that the library builds on), so that a fork stores one word for
+ * both and a sync compares one word against the function it names.  An
+ * untyped slot's word is its function, unchanged, and every other word
+ * has its top bit set (F_NOT_UNTYPED_), so that a join's test is the sign.
+ * F_MARK_: the
+ * library's, on the slots that an inline pop must leave to it (public
+ * ones, the slot below a filament's first child; doc/design.md,
+ * "Fork/join"), with the top bit: no inline pop takes a marked word, so
+ * that none needs a bound of its own. */
+enum { F_KIND_VOID_, F_KIND_LONG_, F_KIND_DOUBLE_, F_KIND_PTR_, F_KIND_DONE_ };
+#define F_KIND_BITS_ 7UL
+#define F_MARK_ 0x40UL
+#define F_NOT_UNTYPED_ 0x80UL
+#define F_KIND_SHIFT_ 56
+#define F_FN_MASK_ ((1UL << F_KIND_SHIFT_) - 1)
+
+/* A word of the kind for fn. */
+static inline unsigned long f_word_(unsigned long kind, void (*fn)(void))
+{
+    unsigned long tag = kind != F_KIND_VOID_ ? kind | F_NOT_UNTYPED_ : 0;
+    unsigned long word = (unsigned long)fn | tag << F_KIND_SHIFT_;
+#if defined(__GNUC__)
+    /* Made once per function and kept in a register, where the fork stores
+     * it and the sync compares with it: without this the compiler makes it
+     * again at each use, two instructions each time. */
+    __asm__("" : "+r"(word));
+#endif
+    return word;
+}
+
+struct f_task_ {
+    unsigned long word_;      /* f_word_: fn, and the kind above it */
+    long i_;
+    long j_;
+    void *arg_;
+    f_value result_;
+    volatile unsigned long done_;   /* written by a thief */
+    volatile unsigned long thief_;
+    /* Forks made into this slot: the owner's, summed by stats.c.  One count
+     * per slot, not per deque, so that a fork's increment does not wait for
+     * the previous fork's through memory, as one counter's would. */
+    unsigned long forks_;
+};
+
+/* The owner's cursors are slot pointers, so that a fork or a pop is a
+ * pointer step.  Every slot from slot_ to bottom_ is live. */
+struct f_deque_ {
+    struct f_task_ *bottom_;  /* the next free slot */
+    struct f_task_ *limit_;   /* an untyped fork at bottom_ >= limit_ goes through the
+                                 library; a thief that wants work sets it to NULL (atomic) */
+    struct f_task_ *base_;    /* the running filament's first child */
+    struct f_task_ *prune_;   /* past limit_ (unless NULL), an untyped fork at bottom_ >= prune_
+                                 is a call */
+    struct f_task_ *peak_;    /* a typed fork at bottom_ >= peak_ (the highest bottom so far)
+                                 goes through the library; a thief sets it to NULL (atomic) */
+    struct f_task_ *slot_;
+    unsigned long pruned_;
+};
+
+/* The calling server's deque, in the thread itself, so that a fast path
+ * reaches its fields at a fixed offset from the thread pointer, with no
+ * pointer to load first; elsewhere one on which every fast path fails. */
+#if defined(__GNUC__)
+extern F_API __thread struct f_deque_ f_deque_ __attribute__((tls_model("initial-exec")));
+#define F_LIKELY_(x) __builtin_expect(!!(x), 1)
+/* A bound that a thief may zero, read once without ordering: as AO_load
+ * reads it (volatile), and for ThreadSanitizer, which must see an atomic
+ * load, as one. */
+#if defined(__SANITIZE_THREAD__)
+#define F_LOAD_BOUND_(p) __atomic_load_n((p), __ATOMIC_RELAXED)
+#else
+#define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
+#endif
+/* Read memory again after this point: a sync's second compare reads the
+ * word again, so that its first compares with the word in memory and
+ * needs no register for it. */
+#define F_REREAD_() __asm__("" ::: "memory")
+#else
+extern F_API _Thread_local struct f_deque_ f_deque_;
+#define F_LIKELY_(x) (x)
+#define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
+#define F_REREAD_() ((void)0)
+#endif
+
+/* Is t below the bound at p, read once?  On x86-64 the compare reads it
+ * itself (one instruction where a compiler makes a volatile load and a
+ * compare two), and the branch follows it in the same asm: a flag output
+ * let the compiler put the fork's argument arithmetic in between, and
+ * then keep the flag in a register (setb, test: a recursive pi took 115
+ * instructions per leaf, 106 with the branch here).  The compilers that
+ * have flag outputs have asm goto.  Elsewhere, and for ThreadSanitizer,
+ * F_LOAD_BOUND_. */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__) &&            \
+    !defined(__SANITIZE_THREAD__)
+static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const *p)
+{
+    __asm__ goto("cmpq %1, %0\n\tjae %l[above]" : : "r"(t), "m"(*p) : "cc" : above);
+    return 1;
+above:
+    return 0;
+}
+#else
+static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const *p)
+{
+    return t < F_LOAD_BOUND_(p);
+}
+#endif
+
+/* Where a fork at slot t (the bottom) goes: a slot pushed below the limit
+ * (F_PUSHED_), a call where the library prunes, with the child's own
+ * children beginning at the bottom (F_CALL_: the limit stands and the
+ * bottom is at prune_ or past it), or to the library (F_ASK_).  The limit,
+ * which a thief may zero at any time (and only the owner's library raises),
+ * is read again where the slot did not fit: a zero in between sends the
+ * fork to the library, as a zero before would have. */
+enum { F_ASK_, F_PUSHED_, F_CALL_ };
+
+static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
+                                 void (*fn)(void), long i, long j, void *arg)
+{
+    t->word_ = f_word_(kind, fn);
+    t->i_ = i;
+    t->j_ = j;
+    t->arg_ = arg;
+    t->forks_++;
+    d->bottom_ = t + 1;
+}
+
+static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
+                          void (*fn)(void), long i, long j, void *arg)
+{
+    if (fn == (void (*)(void))0)
+        return F_ASK_;
+    if (F_LIKELY_(f_below_bound_(t, &d->limit_))) {
+        f_write_slot_(d, t, kind, fn, i, j, arg);
+        return F_PUSHED_;
+    }
+    return F_LOAD_BOUND_(&d->limit_) != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
+}
+
+/* An untyped fork: push it, or, where the library prunes, call it.  The
+ * child's joins stop at its own children (base_); what it leaves unjoined
+ * stays on top, for its parent's join. */
+static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
+{
+    struct f_deque_ *d = &f_deque_;
+    int way = f_push_(d, d->bottom_, F_KIND_VOID_, (void (*)(void))fn, i, j, arg);
+    if (F_LIKELY_(way == F_PUSHED_))
+        return 0;
+    if (way == F_CALL_) {
+        struct f_task_ *base = d->base_;
+        d->pruned_++;
+        d->base_ = d->bottom_;
+        fn(i, j, arg);
+        d->base_ = base;
+        return 0;
+    }
+    return (f_fork)(fn, i, j, arg);
+}
+#define f_fork(fn, i, j, arg) f_fork_inline_((fn), (i), (j), (arg))
+
+/* Pop and call the running filament's private untyped children, newest
+ * first, each as a filament of its own (its children begin at its slot);
+ * the library does the rest (marked slots, a typed child).  An untyped
+ * slot's word is its function; any other, or a marked one, is negative.
+ * A child returns with base_ as it found it, its slot, and the last child
+ * lies at base: so base_ is base again when the loop ends, and only the
+ * library needs it put back. */
+static inline int f_join_inline_(void)
+{
+    struct f_deque_ *d = &f_deque_;
+    struct f_task_ *base = d->base_, *t = d->bottom_;
+    if (t <= base)
+        return 0;
+    do {
+        unsigned long word = (--t)->word_;
+        if (!F_LIKELY_((long)word >= 0)) {
+            d->base_ = base;
+            return (f_join)();
+        }
+        d->bottom_ = t;
+        d->base_ = t;
+        ((f_func)word)(t->i_, t->j_, t->arg_);
+    } while ((t = d->bottom_) > base);
+    return 0;
+}
+#define f_join() f_join_inline_()
+
+/* The library's typed fork and sync, for what the inlines cannot decide;
+ * the caller then takes the bottom as its frame. */
+F_API int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg);
+F_API f_value f_sync_typed_(unsigned long kind);
+
+/* Typed forks: push at the bottom, if it is below peak_, the highest
+ * bottom so far (a new peak goes to the library), which a thief that asks
+ * for work zeroes, and take the slot above as the frame (the library's
+ * path does the same where the frame was not the bottom: untyped children
+ * left above it, or a join since).  No pruning threshold stops them: a pushed
+ * child that its sync calls costs no more than the call a pruned fork
+ * would make, and leaves that call in tail position (f_fork(3)); the
+ * library prunes them only in a full deque.  A sync pops the slot under
+ * the frame, if the frame is the bottom; the library marks the slot below
+ * the calling filament's first child wherever it hands out a frame there
+ * (doc/design.md, "Fork/join"), so no sync pops a slot of another's
+ * without a bound to compare with.  A slot whose word is the named
+ * function of this kind (only a typed fork of it writes one; a marked one
+ * differs) is called directly, as a plain call with nothing after it (the
+ * caller's base_; its leftovers for the caller's next sync or join), so
+ * that the compiler can make the recursion a loop.  Every fork stores j
+ * and arg, so that this is one compare whatever the fork passed: a flag
+ * for forks without them saved their two stores but cost the syncs of
+ * the forks with them a second compare (doc/design.md, "Fork/join").  A
+ * pruned child's kept result (F_KIND_DONE_) is returned; the rest goes to
+ * the library. */
+#define F_TYPED_FORK_(T, name, KIND, member)                                                   \
+    static inline int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn, long i, long j, \
+                                              void *arg)                                       \
+    {                                                                                          \
+        struct f_deque_ *d = &f_deque_;                                                        \
+        struct f_task_ *t;                                                                     \
+        int rc;                                                                                \
+        if (fr == (f_frame *)0)  /* no frame: refused as a NULL fn is (F_ESTATE first) */      \
+            return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
+        t = d->bottom_;                                                                        \
+        if (F_LIKELY_(f_below_bound_(t, &d->peak_) && fn != (f_##name##_func)0)) {             \
+            f_write_slot_(d, t, KIND, (void (*)(void))fn, i, j, arg);                          \
+            *fr = t + 1;                                                                       \
+            return 0;                                                                          \
+        }                                                                                      \
+        rc = f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                               \
+        *fr = d->bottom_;                                                                      \
+        return rc;                                                                             \
+    }                                                                                          \
+    static inline T f_sync_##name##_inline_(f_frame *fr, f_##name##_func fn)                   \
+    {                                                                                          \
+        struct f_deque_ *d = &f_deque_;                                                        \
+        struct f_task_ *t;                                                                     \
+        T r;                                                                                   \
+        if (fr == (f_frame *)0)  /* as its fork: nothing to sync */                            \
+            return (T)0;                                                                       \
+        t = *fr;                                                                               \
+        if (F_LIKELY_(t == d->bottom_)) {                                                      \
+            if (F_LIKELY_((--t)->word_ == f_word_(KIND, (void (*)(void))fn))) {                \
+                d->bottom_ = t;                                                                \
+                *fr = t;                                                                       \
+                return fn(t, t->i_, t->j_, t->arg_);                                           \
+            }                                                                                  \
+            F_REREAD_();                                                                       \
+            if (t->word_ == f_word_(F_KIND_DONE_, (void (*)(void))0)) {                        \
+                d->bottom_ = t;                                                                \
+                *fr = t;                                                                       \
+                return t->result_.member;                                                      \
+            }                                                                                  \
+        }                                                                                      \
+        r = f_sync_typed_(KIND).member;                                                        \
+        *fr = d->bottom_;                                                                      \
+        return r;                                                                              \
+    }
+F_TYPED_FORK_(long, long, F_KIND_LONG_, l)
+F_TYPED_FORK_(double, double, F_KIND_DOUBLE_, d)
+F_TYPED_FORK_(void *, ptr, F_KIND_PTR_, p)
+#undef F_TYPED_FORK_
+#define f_fork_long(fr, fn, i, j, arg) f_fork_long_inline_((fr), (fn), (i), (j), (arg))
+#define f_sync_long(fr, fn) f_sync_long_inline_((fr), (fn))
+#define f_fork_double(fr, fn, i, j, arg) f_fork_double_inline_((fr), (fn), (i), (j), (arg))
+#define f_sync_double(fr, fn) f_sync_double_inline_((fr), (fn))
+#define f_fork_ptr(fr, fn, i, j, arg) f_fork_ptr_inline_((fr), (fn), (i), (j), (arg))
+#define f_sync_ptr(fr, fn) f_sync_ptr_inline_((fr), (fn))
+
+/* ------------------------------------------------------------ reductions */
+
+/*
+ * Opaque to programs (f_reduction in <filaments.h>): one padded slot per
+ * server, combined by f_reduction_value().  The layout exists only for the
+ * inline f_reduce() fast path.
+ */
+struct f_reduction {
+    enum f_op op_;
+    int nslots_;
+    double *slots_;  /* one per server, a cache line apart */
+};
+
+/* Bytes from a reduction's first slot to the calling server's: its index
+ * times the cache line; 0 outside the servers (private). */
+#if defined(__GNUC__)
+extern F_API __thread size_t f_self_slot_ __attribute__((tls_model("initial-exec")));
+#else
+extern F_API _Thread_local size_t f_self_slot_;
+#endif
+
+/* The calling server's slot, which every fast path below folds into, and
+ * which a filament may fold into itself (f_reduction_local): taken first,
+ * it is loaded ahead of the filament's own stores. */
+static inline double *f_reduction_local_inline_(f_reduction *r)
+{
+    return (double *)((char *)r->slots_ + f_self_slot_);
+}
+#define f_reduction_local(r) f_reduction_local_inline_((r))
+
+/* Fast path: no call, no lock; the server's own slot.  (f_reduce)(r, v) is the function. */
+static inline void f_reduce_inline_(f_reduction *r, double v)
+{
+    double *slot = f_reduction_local(r);
+    switch (r->op_) {
+    case F_SUM: *slot += v; break;
+    case F_MIN: if (v < *slot) *slot = v; break;
+    case F_MAX: if (v > *slot) *slot = v; break;
+    }
+}
+#define f_reduce(r, v) f_reduce_inline_((r), (v))
+
+/*
+ * The same for a reduction whose operation the caller knows: no dispatch on
+ * the operation, so a loop over points (a range version) keeps only the
+ * compare or the add.  Use each only on a reduction made with its op.
+ */
+static inline void f_reduce_sum(f_reduction *r, double v) { *f_reduction_local(r) += v; }
+static inline void f_reduce_min(f_reduction *r, double v)
+{
+    double *slot = f_reduction_local(r);
+    if (v < *slot)
+        *slot = v;
+}
+static inline void f_reduce_max(f_reduction *r, double v)
+{
+    double *slot = f_reduction_local(r);
+    if (v > *slot)
+        *slot = v;
+}
+
+/* ------------------------------------------ libraries built on Filaments */
+
+/* Not for programs: the poll of a library built on Filaments
+ * (libfilaments-mpi), in a slot of its own, polled beside the program's;
+ * f_finalize removes it and calls end(arg).  F_ESTATE as f_set_poll. */
+F_API int f_set_library_poll_(f_poll_func poll, void (*end)(void *arg), void *arg);
+
+#endif /* FILAMENTS_INLINE_PRIVATE_H */
