@@ -65,8 +65,10 @@ struct fi_barrier_node {
     int slot;  /* this node's child slot in the parent */
 };
 
-int fi_barrier_alloc(int nservers)
+/* The tree for the servers, level by level (f_initialize). */
+static int tree_alloc(const struct fi_env *env)
 {
+    const int nservers = fi_lib.nservers;
     const int k = FI_BARRIER_FANIN;
     int total = 0;
     for (int units = nservers; units > 1; units = (units + k - 1) / k)
@@ -96,7 +98,7 @@ int fi_barrier_alloc(int nservers)
     return F_OK;
 }
 
-void fi_barrier_free(void)
+static void tree_free(void)
 {
     fi_free(fi_lib.barrier_nodes);
     fi_lib.barrier_nodes = NULL;
@@ -218,3 +220,5 @@ unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(void *), void
     release(me, path, won, round << VERDICT_BITS | verdict);
     return verdict;
 }
+
+const struct fi_mechanism fi_barrier_mechanism = { .alloc = tree_alloc, .free = tree_free };
