@@ -77,6 +77,8 @@ struct fi_server {
     int at_work;     /* has had work in this run (fi_lib.unstarted) */
     int settling;    /* in an episode's settling stage: work is counted in busy */
     AO_t barrier_round;  /* rounds crossed in the tree (barrier.c; none with one server) */
+    struct fi_barrier_node *barrier_leaf;  /* where it arrives, in which child slot: */
+    unsigned barrier_slot;                 /* set by f_initialize (barrier.c) */
     AO_t settle_no;      /* settling stages ended (scheduler.c) */
     unsigned steal_seed;
     pthread_t thread;
@@ -374,6 +376,10 @@ struct fi_env {
     int bind;      /* FILAMENTS_BIND: 1 one CPU per server, 0 none, FI_BIND_AUTO (unset):
                       1 where the servers are as many as the allowed CPUs (server.c) */
     long deque_slots;  /* FILAMENTS_DEQUE, or FI_DEQUE_SLOTS */
+    /* For tests only, to reach the rare paths: FILAMENTS_TEST_CHUNK, or
+     * FI_CHUNK_MIN and FI_CHUNK_MAX; FILAMENTS_TEST_FANIN, or FI_BARRIER_FANIN. */
+    long chunk_min, chunk_max;
+    int fanin;
 };
 #define FI_BIND_AUTO (-1)
 FI_HIDDEN FI_MUST_CHECK int fi_env_read(struct fi_env *env);

@@ -425,6 +425,7 @@ static void queues_free(void)
 
 static int queues_alloc(const struct fi_env *env)
 {
+    fi_queue_chunks((size_t)env->chunk_min, (size_t)env->chunk_max);
     for (int k = 0; k < fi_lib.nservers; ++k) {
         struct fi_server *s = &fi_lib.servers[k];
         if (fi_queue_init(&s->any) < 0 || fi_queue_init(&s->inbox.queue) < 0 ||
