@@ -5,9 +5,9 @@
  * Scott, "Algorithms for Scalable Synchronization on Shared-Memory
  * Multiprocessors", ACM TOCS 9(1), 1991, §3.3].
  *
- * The servers are the leaves of a tree of fan-in FI_BARRIER_FANIN: server
- * s arrives at node s / FANIN of the lowest level, each node at the next
- * level up.  At a node, an arriving server writes the address of its `go`
+ * The servers are the leaves of a tree of fan-in FI_BARRIER_FANIN (or
+ * FILAMENTS_TEST_FANIN's smaller one, env.c): server s arrives at node
+ * s / FANIN of the lowest level, each node at the next level up.  At a node, an arriving server writes the address of its `go`
  * word into its child's slot and increments the node's count; the last to
  * arrive goes on to the node above, the others wait, each on its own `go`.
  * The last server to arrive at the top knows that every server has
@@ -65,9 +65,11 @@ struct fi_barrier_node {
     int slot;  /* this node's child slot in the parent */
 };
 
-int fi_barrier_alloc(int nservers)
+/* The tree for the servers, level by level (f_initialize). */
+static int tree_alloc(const struct fi_env *env)
 {
-    const int k = FI_BARRIER_FANIN;
+    const int nservers = fi_lib.nservers;
+    const int k = env->fanin;
     int total = 0;
     for (int units = nservers; units > 1; units = (units + k - 1) / k)
         total += (units + k - 1) / k;
@@ -92,11 +94,15 @@ int fi_barrier_alloc(int nservers)
         first += count;
         units = count;
     }
+    for (int s = 0; s < nservers; ++s) {
+        fi_lib.servers[s].barrier_leaf = &nodes[s / k];
+        fi_lib.servers[s].barrier_slot = (unsigned)(s % k);
+    }
     fi_lib.barrier_nodes = nodes;
     return F_OK;
 }
 
-void fi_barrier_free(void)
+static void tree_free(void)
 {
     fi_free(fi_lib.barrier_nodes);
     fi_lib.barrier_nodes = NULL;
@@ -198,11 +204,9 @@ unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(void *), void
     AO_t round = ++me->barrier_round;
     struct fi_barrier_node *path[MAX_LEVELS];
     int won = 0;
-    /* The index as unsigned: a shift and a mask, where an int's division
-     * by FI_BARRIER_FANIN took a dozen instructions. */
-    unsigned index = (unsigned)me->index;
-    struct fi_barrier_node *n = &fi_lib.barrier_nodes[index / FI_BARRIER_FANIN];
-    unsigned slot = index % FI_BARRIER_FANIN;
+    /* Noted once: no division on the way in. */
+    struct fi_barrier_node *n = me->barrier_leaf;
+    unsigned slot = me->barrier_slot;
     while (n != NULL && arrive(n, slot, &me->barrier_go)) {
         path[won++] = n;
         slot = (unsigned)n->slot;
@@ -218,3 +222,5 @@ unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(void *), void
     release(me, path, won, round << VERDICT_BITS | verdict);
     return verdict;
 }
+
+const struct fi_mechanism fi_barrier_mechanism = { .alloc = tree_alloc, .free = tree_free };

@@ -9,6 +9,14 @@
  *                                          1 is refused where it cannot be done;
  *                                          unset: where servers = allowed CPUs
  *   FILAMENTS_DEQUE    2..2^31-1           fork/join slots per server
+ *
+ * For the library's tests only, not part of its interface (doc/design.md,
+ * "Testing the rare paths"): they make paths that real programs reach only
+ * with millions of filaments or dozens of servers run in a small test.
+ *
+ *   FILAMENTS_TEST_CHUNK  MIN,MAX          RTC queue chunks: the first of MIN
+ *                         1 <= MIN <= MAX <= FI_CHUNK_MAX  descriptors, doubling up to MAX
+ *   FILAMENTS_TEST_FANIN  2..FI_BARRIER_FANIN  the barrier tree's fan-in
  */
 #include <ctype.h>
 #include <errno.h>
@@ -79,6 +87,28 @@ static int parse_deque(const char *s, struct fi_env *env)
     return parse_long(s, 2, (1L << 31) - 1, &env->deque_slots);
 }
 
+static int parse_test_chunk(const char *s, struct fi_env *env)
+{
+    const char *comma = strchr(s, ',');
+    char min[24];
+    if (comma == NULL || (size_t)(comma - s) >= sizeof min)
+        return F_EINVAL;
+    memcpy(min, s, (size_t)(comma - s));
+    min[comma - s] = '\0';
+    if (parse_long(min, 1, FI_CHUNK_MAX, &env->chunk_min) < 0)
+        return F_EINVAL;
+    return parse_long(comma + 1, env->chunk_min, FI_CHUNK_MAX, &env->chunk_max);
+}
+
+/* The nodes have FI_BARRIER_FANIN child slots (barrier.c). */
+static int parse_test_fanin(const char *s, struct fi_env *env)
+{
+    long v;
+    int rc = parse_long(s, 2, FI_BARRIER_FANIN, &v);
+    env->fanin = (int)v;
+    return rc;
+}
+
 static const struct {
     const char *name;
     int (*parse)(const char *value, struct fi_env *env);
@@ -88,12 +118,15 @@ static const struct {
     { "FILAMENTS_STATS", parse_stats },
     { "FILAMENTS_BIND", parse_bind },
     { "FILAMENTS_DEQUE", parse_deque },
+    { "FILAMENTS_TEST_CHUNK", parse_test_chunk },
+    { "FILAMENTS_TEST_FANIN", parse_test_fanin },
 };
 
 int fi_env_read(struct fi_env *env)
 {
     *env = (struct fi_env){ .servers = 0, .prune = F_PRUNE_AUTO, .stats = 0, .bind = FI_BIND_AUTO,
-                            .deque_slots = FI_DEQUE_SLOTS };
+                            .deque_slots = FI_DEQUE_SLOTS, .chunk_min = FI_CHUNK_MIN,
+                            .chunk_max = FI_CHUNK_MAX, .fanin = FI_BARRIER_FANIN };
     for (size_t k = 0; k < sizeof variables / sizeof *variables; ++k) {
         const char *value = getenv(variables[k].name);
         if (value != NULL && variables[k].parse(value, env) < 0)

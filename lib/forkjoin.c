@@ -61,7 +61,7 @@ static struct f_task_ no_slot[2] = { { .word_ = (F_MARK_ | F_NOT_UNTYPED_) << F_
 static const struct f_deque_ no_deque = NO_DEQUE;
 F_API __thread struct f_deque_ f_deque_ = NO_DEQUE;
 
-int fi_deque_init(struct fi_deque *d, size_t slots)
+static int deque_init(struct fi_deque *d, size_t slots)
 {
     memset(d, 0, sizeof *d);
     d->cap = slots;
@@ -83,7 +83,7 @@ int fi_deque_init(struct fi_deque *d, size_t slots)
 }
 
 /* Also of a deque that f_initialize zeroed and never initialized (own NULL). */
-void fi_deque_destroy(struct fi_deque *d)
+static void deque_destroy(struct fi_deque *d)
 {
     if (d->own == NULL)
         return;
@@ -94,12 +94,33 @@ void fi_deque_destroy(struct fi_deque *d)
     d->pruned = NULL;
 }
 
-/* Root filaments never run (f_finalize without f_parallel): free their blocks. */
-void fi_forkjoin_discard(struct fi_server *s, fi_discard_fn discard)
+static void deques_free(void)
 {
-    struct f_deque_ *o = s->deque.own;
-    for (struct f_task_ *t = o != NULL ? o->slot_ : NULL; t != NULL && t < o->bottom_; ++t)
-        discard((f_func)fi_task_fn(t), t->arg_);
+    for (int k = 0; k < fi_lib.nservers; ++k)
+        deque_destroy(&fi_lib.servers[k].deque);
+}
+
+/* f_initialize: a deque of FILAMENTS_DEQUE slots per server, and the
+ * pruning threshold of FILAMENTS_PRUNE. */
+static int deques_alloc(const struct fi_env *env)
+{
+    AO_store(&fi_lib.prune, (AO_t)env->prune);
+    for (int k = 0; k < fi_lib.nservers; ++k)
+        if (deque_init(&fi_lib.servers[k].deque, (size_t)env->deque_slots) < 0) {
+            deques_free();
+            return F_ENOMEM;
+        }
+    return F_OK;
+}
+
+/* Root filaments never run (f_finalize without f_parallel): free their blocks. */
+static void discard_roots(fi_discard_fn discard)
+{
+    for (int k = 0; k < fi_lib.nservers; ++k) {
+        struct f_deque_ *o = fi_lib.servers[k].deque.own;
+        for (struct f_task_ *t = o != NULL ? o->slot_ : NULL; t != NULL && t < o->bottom_; ++t)
+            discard((f_func)fi_task_fn(t), t->arg_);
+    }
 }
 
 long fi_prune_threshold(void)
@@ -852,31 +873,12 @@ static void typed_root(long unused, long unused2, void *task)
     fi_task_run(fi_self, task);
 }
 
-static int run_typed(unsigned long kind, void (*fn)(void), long i, long j, void *arg,
-                     f_value *value)
+int fi_forkjoin_root_typed(struct f_task_ *t)
 {
-    if (fi_check_main_between_runs() < 0)
-        return F_ESTATE;
-    if (fn == NULL)
-        return F_EINVAL;
-    struct f_task_ task = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
-    int rc = fork_root((void (*)(void))typed_root, 0, 0, &task);
-    if (rc == F_OK)
-        rc = f_parallel();
-    if (rc == F_OK)
-        *value = task.result_;
-    return rc;
+    return fork_root((void (*)(void))typed_root, 0, 0, t);
 }
 
-#define FI_RUN(T, name, KIND, member)                                                          \
-    int f_run_##name(f_##name##_func fn, long i, long j, void *arg, T *result)                 \
-    {                                                                                          \
-        f_value value;                                                                         \
-        int rc = run_typed(KIND, (void (*)(void))fn, i, j, arg, &value);                       \
-        if (rc == F_OK && result != NULL)                                                      \
-            *result = value.member;                                                            \
-        return rc;                                                                             \
-    }
-FI_RUN(long, long, F_KIND_LONG_, l)
-FI_RUN(double, double, F_KIND_DOUBLE_, d)
-FI_RUN(void *, ptr, F_KIND_PTR_, p)
+const struct fi_mechanism fi_forkjoin_mechanism = { .alloc = deques_alloc,
+                                                    .open = fi_forkjoin_open,
+                                                    .discard = discard_roots,
+                                                    .free = deques_free };

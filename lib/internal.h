@@ -77,6 +77,8 @@ struct fi_server {
     int at_work;     /* has had work in this run (fi_lib.unstarted) */
     int settling;    /* in an episode's settling stage: work is counted in busy */
     AO_t barrier_round;  /* rounds crossed in the tree (barrier.c; none with one server) */
+    struct fi_barrier_node *barrier_leaf;  /* where it arrives, in which child slot: */
+    unsigned barrier_slot;                 /* set by f_initialize (barrier.c) */
     AO_t settle_no;      /* settling stages ended (scheduler.c) */
     unsigned steal_seed;
     pthread_t thread;
@@ -247,9 +249,38 @@ static inline int fi_forkjoin_drain(struct fi_server *me)
     return fi_deque_holds_work(&me->deque) && fi_forkjoin_drain_held(me);
 }
 
-/* server.c: have every server do job(server), on its own thread, and
- * return once all have (f_parallel's run, f_create_per_server's creators). */
+/* server.c, the servers' threads: start them, each calling open(itself, 1)
+ * on its thread first and open(itself, 0) last, and wait until all have
+ * (F_OK, or F_EINVAL or F_ENOMEM with none left); stop them; have every
+ * server do job(server), on its own thread, and return once all have
+ * (f_parallel's run, f_create_per_server's creators). */
+FI_HIDDEN FI_MUST_CHECK int fi_servers_start(int bind_setting,
+                                             void (*open)(struct fi_server *me, int open));
+FI_HIDDEN void fi_servers_stop(void);
 FI_HIDDEN void fi_servers_each(void (*job)(struct fi_server *me));
+
+struct fi_env;
+/*
+ * What a mechanism offers the life cycle (lifecycle.c), which calls each
+ * hook of every mechanism in the order of its one list: NULL where the
+ * mechanism has nothing to do.  All run on the main thread but open.
+ */
+struct fi_mechanism {
+    /* f_initialize, the servers' array zeroed, their threads not started:
+     * F_OK, or a failure with everything it did undone (free may be
+     * called on what alloc zeroed only). */
+    int (*alloc)(const struct fi_env *env);
+    void (*open)(struct fi_server *me, int open);  /* on a server's thread: 1 first, 0 last */
+    void (*ready)(int ready);    /* creation from the main thread: 1 between runs, 0 else */
+    void (*begin_run)(void);     /* f_parallel, creation closed, the servers not yet woken */
+    void (*end_run)(void);       /* f_parallel, the servers back: the run consumed it all */
+    void (*print_stats)(void);   /* f_finalize, FILAMENTS_STATS=1 */
+    void (*discard)(fi_discard_fn drop);  /* f_finalize, servers stopped: what never ran */
+    void (*free)(void);          /* f_finalize after every discard, or alloc's undo */
+};
+FI_HIDDEN extern const struct fi_mechanism fi_barrier_mechanism, fi_rtc_mechanism,
+    fi_forkjoin_mechanism, fi_phase_mechanism, fi_row_mechanism, fi_sched_mechanism,
+    fi_owned_mechanism, fi_stats_mechanism;
 
 /* A creation call's code: inside a server's creator its first failure is
  * kept, and fails the whole f_create_per_server (create.c). */
@@ -267,29 +298,22 @@ FI_HIDDEN void fi_rtc_creator_open(struct fi_server *me);
 FI_HIDDEN void fi_rtc_creator_close(struct fi_server *me);
 FI_HIDDEN void fi_rtc_creator_undo(struct fi_server *s, fi_discard_fn discard);
 FI_HIDDEN FI_MUST_CHECK int fi_rtc_create(int server, const struct fi_desc *d);
-FI_HIDDEN void fi_rtc_discard(struct fi_server *s, fi_discard_fn discard);
 
 /* phase.c */
-FI_HIDDEN void fi_phases_begin_run(void);  /* the phases are fixed for the run: note what a pass runs */
 FI_HIDDEN void fi_phase_pass(struct fi_server *me, int phase);
-FI_HIDDEN void fi_phases_free(void);
 static inline int fi_phases_count(void)
 {
     return fi_lib.nphases;
 }
 FI_HIDDEN f_seq_func fi_phase_seq(int phase, void **arg);  /* the phase's barrier code */
 FI_HIDDEN FI_MUST_CHECK int fi_phase_adopt(void *block);
-FI_HIDDEN FI_MUST_CHECK int fi_phase_cursors_init(void);
-FI_HIDDEN void fi_phase_cursors_free(void);
 FI_HIDDEN void fi_phase_cursors_open(int open);
 FI_HIDDEN void fi_phase_disown_last(void);
 FI_HIDDEN void fi_phase_creator_open(struct fi_server *me);
 FI_HIDDEN void fi_phase_creator_close(void);
 FI_HIDDEN void fi_phase_creator_undo(struct fi_server *s);
 
-/* scheduler.c: the run loop, above everything but server.c. */
-FI_HIDDEN void fi_sched_begin_run(void);        /* main, as it posts a run */
-FI_HIDDEN void fi_sched_end_polls(void);        /* f_finalize: both polls go */
+/* scheduler.c: the run loop, below the life cycle and above the kinds. */
 FI_HIDDEN void fi_sched_run(struct fi_server *me);   /* a server's share of the run */
 
 /* Work may move to a server that has already arrived at the barrier: the
@@ -308,9 +332,6 @@ struct fi_idle_ops {
     int (*visible)(struct fi_server *me);  /* is there work it could help with? */
     void (*help)(struct fi_server *me);    /* take some and run it */
 };
-/* The tree for nservers servers (f_initialize), and its end (f_finalize). */
-FI_HIDDEN FI_MUST_CHECK int fi_barrier_alloc(int nservers);
-FI_HIDDEN void fi_barrier_free(void);
 /* Arrive, wait for every server, and return the round's verdict: the one
  * that decide(ctx) returned on the last server to arrive, which calls it
  * once all have arrived and before any leaves. */
@@ -318,9 +339,10 @@ FI_HIDDEN unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(voi
                                     const struct fi_idle_ops *idle);
 
 /* forkjoin.c */
-FI_HIDDEN FI_MUST_CHECK int fi_deque_init(struct fi_deque *d, size_t slots);
-FI_HIDDEN void fi_deque_destroy(struct fi_deque *d);
 FI_HIDDEN void fi_forkjoin_begin_run(struct fi_server *me);
+/* f_run_long's root: the typed slot *t, run as a filament of its own on
+ * a server, its value left in *t (lifecycle.c reads it after the run). */
+FI_HIDDEN FI_MUST_CHECK int fi_forkjoin_root_typed(struct f_task_ *t);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
 FI_HIDDEN void fi_forkjoin_open(struct fi_server *me, int open);
 FI_HIDDEN long fi_prune_threshold(void);
@@ -335,7 +357,6 @@ FI_HIDDEN int fi_locks_held(void);
 static inline int fi_locks_held(void) { return 0; }
 #endif
 FI_HIDDEN void fi_task_run(struct fi_server *me, struct f_task_ *t);
-FI_HIDDEN void fi_forkjoin_discard(struct fi_server *s, fi_discard_fn discard);
 
 
 /* steal.c: the thief's side of the deque. */
@@ -355,12 +376,13 @@ struct fi_env {
     int bind;      /* FILAMENTS_BIND: 1 one CPU per server, 0 none, FI_BIND_AUTO (unset):
                       1 where the servers are as many as the allowed CPUs (server.c) */
     long deque_slots;  /* FILAMENTS_DEQUE, or FI_DEQUE_SLOTS */
+    /* For tests only, to reach the rare paths: FILAMENTS_TEST_CHUNK, or
+     * FI_CHUNK_MIN and FI_CHUNK_MAX; FILAMENTS_TEST_FANIN, or FI_BARRIER_FANIN. */
+    long chunk_min, chunk_max;
+    int fanin;
 };
 #define FI_BIND_AUTO (-1)
 FI_HIDDEN FI_MUST_CHECK int fi_env_read(struct fi_env *env);
-
-/* stats.c */
-FI_HIDDEN void fi_stats_print(void);
 
 /* memory.c: allocation, with a hook for the failure-injection tests. */
 FI_HIDDEN FI_MUST_CHECK void *fi_alloc(size_t size);
@@ -382,6 +404,5 @@ struct fi_owned {
 };
 FI_HIDDEN void fi_owned_link(struct fi_owned *o, void (*destroy)(struct fi_owned *));
 FI_HIDDEN void fi_owned_unlink(struct fi_owned *o);
-FI_HIDDEN void fi_owned_free_all(void);
 
 #endif /* FI_INTERNAL_H */

@@ -168,7 +168,8 @@ void fi_owned_unlink(struct fi_owned *o)
     o->next->prev = o->prev;
 }
 
-void fi_owned_free_all(void)
+/* f_finalize: what the program did not free. */
+static void owned_free_all(void)
 {
     while (owned.next != &owned) {
         struct fi_owned *o = owned.next;
@@ -176,6 +177,8 @@ void fi_owned_free_all(void)
         o->destroy(o);
     }
 }
+
+const struct fi_mechanism fi_owned_mechanism = { .free = owned_free_all };
 
 /* One zeroed, line-aligned block of `size` bytes per server; *stride gets
  * the distance between two servers' blocks. */

@@ -35,7 +35,7 @@ struct fi_runs {
     size_t n, cap;
     unsigned long closed;  /* filaments in every run but the last */
     int backward;  /* the direction of this server's next pass; owner only */
-    /* Fixed for a run (fi_phases_begin_run), off the path of every pass:
+    /* Fixed for a run (begin_run), off the path of every pass:
      * the filaments of a pass, and whether every run is a single point
      * with no range version to look up (pass_points). */
     unsigned long pass_filaments;
@@ -73,13 +73,13 @@ static unsigned long filaments(const struct fi_runs *rs)
     return rs->closed + (rs->n > 0 ? length(&rs->run[rs->n - 1]) : 0);
 }
 
-int fi_phase_cursors_init(void)
+static int cursors_alloc(const struct fi_env *env)
 {
     f_iter_last_ = fi_alloc((size_t)fi_lib.nservers * sizeof *f_iter_last_);
     return f_iter_last_ != NULL ? F_OK : F_ENOMEM;
 }
 
-void fi_phase_cursors_free(void)
+static void cursors_free(void)
 {
     f_iter_open_ = 0;
     fi_free(f_iter_last_);
@@ -115,7 +115,8 @@ static void free_blocks(struct fi_blocks *b, size_t keep)
     }
 }
 
-void fi_phases_free(void)
+/* Each run consumes the phases created before it. */
+static void phases_free(void)
 {
     for (int p = 0; p < fi_lib.nphases; ++p) {
         struct fi_phase *ph = &fi_lib.phases[p];
@@ -385,7 +386,8 @@ void fi_phase_pass(struct fi_server *me, int phase)
     me->stats.filaments_run += rs->pass_filaments;
 }
 
-void fi_phases_begin_run(void)
+/* The phases are fixed for the run: note what a pass runs. */
+static void begin_run(void)
 {
     int named = fi_range_versions_named();
     for (int p = 0; p < fi_lib.nphases; ++p)
@@ -395,3 +397,16 @@ void fi_phases_begin_run(void)
             rs->points_only = !named && rs->pass_filaments == rs->n;
         }
 }
+
+/* f_finalize: the phases never run, then the cursors. */
+static void phases_end(void)
+{
+    phases_free();
+    cursors_free();
+}
+
+const struct fi_mechanism fi_phase_mechanism = { .alloc = cursors_alloc,
+                                                 .ready = fi_phase_cursors_open,
+                                                 .begin_run = begin_run,
+                                                 .end_run = phases_free,
+                                                 .free = phases_end };

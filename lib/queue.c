@@ -5,6 +5,17 @@
  */
 #include "internal.h"
 
+/* Descriptors in a queue's first chunk, and at most in one: FI_CHUNK_MIN
+ * and FI_CHUNK_MAX, or FILAMENTS_TEST_CHUNK's (env.c).  Set by the main
+ * thread in f_initialize (rtc.c) before any queue exists. */
+static size_t chunk_min = FI_CHUNK_MIN, chunk_max = FI_CHUNK_MAX;
+
+void fi_queue_chunks(size_t min, size_t max)
+{
+    chunk_min = min;
+    chunk_max = max;
+}
+
 static size_t chunk_bytes(size_t cap)
 {
     return sizeof(struct fi_chunk) + cap * sizeof(struct fi_desc);
@@ -30,7 +41,7 @@ static struct fi_chunk *next_of(const struct fi_chunk *c)
 
 int fi_queue_init(struct fi_queue *q)
 {
-    struct fi_chunk *c = new_chunk(FI_CHUNK_MIN);
+    struct fi_chunk *c = new_chunk(chunk_min);
     if (c == NULL)
         return F_ENOMEM;
     AO_store(&q->first, (AO_t)c);
@@ -66,12 +77,12 @@ void fi_queue_destroy(struct fi_queue *q)
 }
 
 /* The last chunk is full: go on in the next one, kept from an earlier run
- * or linked now, twice as big up to FI_CHUNK_MAX. */
+ * or linked now, twice as big up to chunk_max. */
 int fi_queue_push_slow(struct fi_queue *q, const struct fi_desc *d)
 {
     struct fi_chunk *c = next_of(q->last);
     if (c == NULL) {
-        size_t cap = q->last->cap < FI_CHUNK_MAX / 2 ? q->last->cap * 2 : FI_CHUNK_MAX;
+        size_t cap = q->last->cap < chunk_max / 2 ? q->last->cap * 2 : chunk_max;
         if ((c = new_chunk(cap)) == NULL)
             return F_ENOMEM;
         /* Release: the empty chunk before the link that shows it to takers;

@@ -34,6 +34,8 @@ FI_HIDDEN void fi_queue_reset(struct fi_queue *q);
 FI_HIDDEN FI_MUST_CHECK int fi_queue_push_slow(struct fi_queue *q, const struct fi_desc *d);
 FI_HIDDEN struct fi_desc *fi_queue_take_slow(struct fi_queue *q);
 FI_HIDDEN struct fi_chunk *fi_queue_next_chunk(struct fi_queue *q, struct fi_chunk *c);
+/* The chunks' sizes from now on: the first min, doubling up to max. */
+FI_HIDDEN void fi_queue_chunks(size_t min, size_t max);
 FI_HIDDEN size_t fi_queue_claim(struct fi_queue *q, size_t max, struct fi_desc **first);
 FI_HIDDEN int fi_queue_nonempty(const struct fi_queue *q);
 FI_HIDDEN size_t fi_queue_length(const struct fi_queue *q);

@@ -38,7 +38,7 @@ f_range_func fi_range_of(f_func fn)
 }
 
 /* f_finalize: range versions last until then. */
-void fi_range_versions_free(void)
+static void range_versions_free(void)
 {
     fi_free(fi_lib.ranges);
     fi_lib.ranges = NULL;
@@ -51,3 +51,5 @@ void fi_row_run_forward(f_func fn, long i, long j_first, long j_last, void *arg)
     struct fi_range_cache c = { NULL, NULL };
     fi_row_run(&r, &c, 0);
 }
+
+const struct fi_mechanism fi_row_mechanism = { .free = range_versions_free };

@@ -32,7 +32,6 @@ _Static_assert(sizeof(struct fi_row) == sizeof(struct f_run_) &&
 
 /* row.c */
 FI_HIDDEN f_range_func fi_range_of(f_func fn);    /* NULL: none named */
-FI_HIDDEN void fi_range_versions_free(void);
 /* Run a row forward, as fi_row_run does: the packed rows of RTC filaments. */
 FI_HIDDEN void fi_row_run_forward(f_func fn, long i, long j_first, long j_last, void *arg);
 

@@ -90,7 +90,6 @@ static size_t take_inbox(struct fi_server *me)
  */
 F_API struct f_rtc_cursor_ f_rtc_cursors_[F_RTC_CURSORS_];
 _Static_assert(FI_MAX_SERVERS <= F_RTC_CURSORS_, "a cursor per server");
-F_API __thread struct f_creator_ f_creator_ = { { NULL, NULL }, NULL, -1 };
 
 /* Open `cursor` on server s's pinned queue. */
 static void open_cursor(struct f_rtc_cursor_ *cursor, struct fi_server *s)
@@ -396,14 +395,58 @@ int fi_rtc_help(struct fi_server *me)
     return 0;
 }
 
-/* Drop the filaments a server never ran (f_finalize without f_parallel). */
-void fi_rtc_discard(struct fi_server *s, fi_discard_fn discard)
+/* ------------------------------------------------------------ life cycle */
+
+/* Drop the filaments the servers never ran (f_finalize without f_parallel). */
+static void discard_queued(fi_discard_fn discard)
 {
-    struct fi_queue *queues[] = { &s->pinned, &s->any, &s->inbox.queue };
-    for (size_t q = 0; q < sizeof queues / sizeof *queues; ++q) {
-        if (queues[q]->origin == NULL)
-            continue;
-        for (struct fi_desc *d; (d = fi_queue_take(queues[q])) != NULL;)
-            discard(d->fn, d->arg);
+    for (int k = 0; k < fi_lib.nservers; ++k) {
+        struct fi_server *s = &fi_lib.servers[k];
+        struct fi_queue *queues[] = { &s->pinned, &s->any, &s->inbox.queue };
+        for (size_t q = 0; q < sizeof queues / sizeof *queues; ++q) {
+            if (queues[q]->origin == NULL)
+                continue;
+            for (struct fi_desc *d; (d = fi_queue_take(queues[q])) != NULL;)
+                discard(d->fn, d->arg);
+        }
     }
 }
+
+/* Also of queues that f_initialize zeroed and never initialized. */
+static void queues_free(void)
+{
+    for (int k = 0; k < fi_lib.nservers; ++k) {
+        struct fi_server *s = &fi_lib.servers[k];
+        fi_queue_destroy(&s->any);
+        fi_queue_destroy(&s->inbox.queue);
+        fi_queue_destroy(&s->pinned);
+    }
+}
+
+static int queues_alloc(const struct fi_env *env)
+{
+    fi_queue_chunks((size_t)env->chunk_min, (size_t)env->chunk_max);
+    for (int k = 0; k < fi_lib.nservers; ++k) {
+        struct fi_server *s = &fi_lib.servers[k];
+        if (fi_queue_init(&s->any) < 0 || fi_queue_init(&s->inbox.queue) < 0 ||
+            fi_queue_init(&s->pinned) < 0) {
+            queues_free();
+            return F_ENOMEM;
+        }
+    }
+    return F_OK;
+}
+
+/* The run consumed every RTC filament: the queues start again. */
+static void end_run(void)
+{
+    AO_store(&fi_lib.any_used, 0);
+    for (int k = 0; k < fi_lib.nservers; ++k) {
+        fi_queue_reset(&fi_lib.servers[k].any);
+        fi_queue_reset(&fi_lib.servers[k].pinned);
+    }
+}
+
+const struct fi_mechanism fi_rtc_mechanism = { .alloc = queues_alloc, .ready = fi_rtc_cursors_open,
+                                               .end_run = end_run, .discard = discard_queued,
+                                               .free = queues_free };

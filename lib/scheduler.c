@@ -36,7 +36,17 @@
 #include "internal.h"
 #include "wait.h"
 
-void fi_sched_begin_run(void)
+/* f_initialize: no episode is dynamic, settling or settled. */
+static int sched_alloc(const struct fi_env *env)
+{
+    AO_store(&fi_lib.dynamic, 0);
+    AO_store(&fi_lib.busy, 0);
+    AO_store(&fi_lib.settled, 0);
+    return F_OK;
+}
+
+/* f_parallel, as it posts a run. */
+static void begin_run(void)
 {
     AO_store(&fi_lib.unstarted, (AO_t)fi_lib.nservers);
     /* F_ANY filaments from the main thread are claimed by idle servers:
@@ -87,7 +97,7 @@ int f_set_library_poll_(f_poll_func poll, void (*end)(void *arg), void *arg)
 
 /* f_finalize, the servers stopped: both polls go, and the library whose
  * poll it was learns that it must end too. */
-void fi_sched_end_polls(void)
+static void end_polls(void)
 {
     void (*end)(void *arg) = fi_lib.poll_library_end;
     void *arg = fi_lib.poll_library.arg;
@@ -298,3 +308,7 @@ void fi_sched_run(struct fi_server *me)
         e = finish(me, e);
     }
 }
+
+const struct fi_mechanism fi_sched_mechanism = { .alloc = sched_alloc,
+                                                 .begin_run = begin_run,
+                                                 .free = end_polls };

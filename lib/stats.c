@@ -83,7 +83,7 @@ int f_reset_stats(void)
     return F_OK;
 }
 
-void fi_stats_print(void)
+static void print(void)
 {
     fprintf(stderr, "filaments: %-6s %12s %10s %10s %10s %10s %10s %12s %10s\n", "server", "run",
             "forks", "pruned", "steals", "attempts", "barriers", "idle_ms", "peak_live");
@@ -95,3 +95,5 @@ void fi_stats_print(void)
                 t->barrier_episodes, t->idle_ns / 1e6, t->peak_live_forks);
     }
 }
+
+const struct fi_mechanism fi_stats_mechanism = { .print_stats = print };

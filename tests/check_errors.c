@@ -24,7 +24,7 @@
 
 #include "config.h"    /* HAVE_PTHREAD_ATTR_SETAFFINITY_NP */
 #include "tests.h"
-#include "tunables.h"  /* FI_MAX_SERVERS */
+#include "tunables.h"  /* FI_MAX_SERVERS, FI_CHUNK_MAX, FI_BARRIER_FANIN */
 
 static atomic_long ran;  /* filaments of failed calls would count here */
 
@@ -193,6 +193,30 @@ START_TEST(test_errors_env_deque)
     static const char *good[] = { "2", "3", "1000", "65536" };
     for (size_t k = 0; k < sizeof good / sizeof *good; ++k)
         assert_env_accepted("FILAMENTS_DEQUE", good[k]);
+}
+END_TEST
+
+/* The variables for tests (env.c): chunk sizes MIN,MAX, the barrier's
+ * fan-in; each refused past the largest value the library was built with. */
+#define ASSERT_ENV_ALL(check, name, ...)                                       \
+    do {                                                                       \
+        static const char *v_[] = { __VA_ARGS__ };                             \
+        for (size_t k_ = 0; k_ < sizeof v_ / sizeof *v_; ++k_)                 \
+            check(name, v_[k_]);                                               \
+    } while (0)
+
+START_TEST(test_errors_env_test_vars)
+{
+    char over[32];
+    ASSERT_ENV_ALL(assert_env_rejected, "FILAMENTS_TEST_CHUNK", "", "1", "0,4", "4,2", "1,", ",4",
+                   "1,4x", "1;4", "-1,4", "1,4,8");
+    ASSERT_ENV_ALL(assert_env_accepted, "FILAMENTS_TEST_CHUNK", "1,1", "1,4", "256,65535");
+    snprintf(over, sizeof over, "1,%d", FI_CHUNK_MAX + 1);
+    assert_env_rejected("FILAMENTS_TEST_CHUNK", over);
+    ASSERT_ENV_ALL(assert_env_rejected, "FILAMENTS_TEST_FANIN", "", "0", "1", "x", "2x", "-2");
+    assert_env_accepted("FILAMENTS_TEST_FANIN", "2");
+    snprintf(over, sizeof over, "%d", FI_BARRIER_FANIN + 1);
+    assert_env_rejected("FILAMENTS_TEST_FANIN", over);
 }
 END_TEST
 
@@ -687,6 +711,7 @@ Suite *make_suite(void)
     tcase_add_test(state, test_errors_env_servers);
     tcase_add_test(state, test_errors_env_prune);
     tcase_add_test(state, test_errors_env_deque);
+    tcase_add_test(state, test_errors_env_test_vars);
     tcase_add_test(state, test_errors_env_stats);
     tcase_add_test(state, test_errors_env_bind);
     tcase_add_test(state, test_errors_env_stats_values);

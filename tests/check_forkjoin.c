@@ -1157,6 +1157,29 @@ START_TEST(test_forkjoin_small_deque_typed)
 }
 END_TEST
 
+/* The same untyped: fib and sum_range, each fork into a deque of a few
+ * slots that is mostly full, so that most children run as calls at once,
+ * and the joins still find their values. */
+START_TEST(test_forkjoin_small_deque_untyped)
+{
+    ck_assert_int_eq(setenv("FILAMENTS_DEQUE", small_deque(_i), 1), 0);
+    FJ_START(_i);
+    f_set_prune(small_deque_prune(_i));
+    for (long n = 0; n <= 22; n += 2) {
+        long r = -1, s = -1;
+        ck_assert_int_eq(f_fork(fib, n, 0, &r), F_OK);
+        ck_assert_int_eq(f_fork(sum_range, 0, 1000 * n, &s), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        ck_assert_msg(r == fib_seq(n) && s == sum_seq(0, 1000 * n),
+                      "FILAMENTS_DEQUE=%s: fib(%ld) %ld, not %ld; sum %ld, not %ld",
+                      small_deque(_i), n, r, fib_seq(n), s, sum_seq(0, 1000 * n));
+    }
+    struct f_stats st;
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_gt(st.pruned_forks, 0);    /* the calls in a full deque are counted */
+}
+END_TEST
+
 /* f_run_long and its kin: a typed function's value from the main thread in
  * one call.  It is a run: roots created before it run in it too, and the
  * library stays ready for the next. */
@@ -1786,6 +1809,7 @@ Suite *make_suite(void)
     FJ_ADD(limits, test_forkjoin_full_deque_typed, 0, 4);
     FJ_ADD(limits, test_forkjoin_full_deque_typed_join_first, 0, 4);
     FJ_ADD(limits, test_forkjoin_small_deque_typed, 0, 32);
+    FJ_ADD(limits, test_forkjoin_small_deque_untyped, 0, 32);
     FJ_ADD(limits, test_forkjoin_run_typed, 0, 16);
     FJ_ADD(limits, test_forkjoin_run_typed_errors, 0, 4);
 

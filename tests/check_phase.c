@@ -421,6 +421,83 @@ START_TEST(test_phase_rtc_chunks_in_pass)
 }
 END_TEST
 
+/* ------------------------------------------- a deep barrier tree */
+
+/*
+ * The barrier's tree three levels deep: fan-in 2 (FILAMENTS_TEST_FANIN, for
+ * tests) at 8 servers is 4, 2 and 1 nodes, where the default fan-in makes
+ * two levels.  A ring stencil in two phases (new values from the
+ * neighbours', then copied back), each cell's filament on its own server,
+ * so that a server leaving a barrier early reads a neighbour's cell of the
+ * wrong pass: the result must equal the sequential one, and every server
+ * must count every episode.
+ */
+enum { DEEP_CELLS = 8, DEEP_PASSES = 60 };
+struct deep_job {
+    long m;
+    long *a, *b;
+    long calls;
+};
+
+static long deep_next(const long *a, long m, long x)
+{
+    return (a[(x + m - 1) % m] + 2 * a[x] + 3 * a[(x + 1) % m] + x) % 1000003;
+}
+
+static void deep_step(long x, long unused, void *arg)
+{
+    struct deep_job *d = arg;
+    d->b[x] = deep_next(d->a, d->m, x);
+}
+
+static void deep_copy(long x, long unused, void *arg)
+{
+    struct deep_job *d = arg;
+    d->a[x] = d->b[x];
+}
+
+static int deep_seq(void *arg)
+{
+    struct deep_job *d = arg;
+    return ++d->calls == DEEP_PASSES ? F_DONE : F_NOTDONE;
+}
+
+START_TEST(test_phase_deep_tree)
+{
+    ck_assert_int_eq(setenv("FILAMENTS_TEST_FANIN", "2", 1), 0);
+    int n = t_start(t_servers_cap(8));
+    struct deep_job d = { .m = (long)n * DEEP_CELLS };
+    long *want = calloc((size_t)d.m, sizeof *want), *next = calloc((size_t)d.m, sizeof *next);
+    d.a = calloc((size_t)d.m, sizeof *d.a);
+    d.b = calloc((size_t)d.m, sizeof *d.b);
+    ck_assert(want != NULL && next != NULL && d.a != NULL && d.b != NULL);
+    for (long x = 0; x < d.m; ++x)
+        d.a[x] = want[x] = x * 7 + 1;
+    for (int p = 0; p < DEEP_PASSES; ++p) {
+        for (long x = 0; x < d.m; ++x)
+            next[x] = deep_next(want, d.m, x);
+        memcpy(want, next, (size_t)d.m * sizeof *want);
+    }
+    ck_assert_int_ge(f_new_barrier(NULL, NULL), 0);
+    for (long x = 0; x < d.m; ++x)
+        ck_assert_int_eq(f_iterative_thread((int)(x / DEEP_CELLS), deep_step, x, 0, &d), F_OK);
+    ck_assert_int_ge(f_new_barrier(deep_seq, &d), 0);
+    for (long x = 0; x < d.m; ++x)
+        ck_assert_int_eq(f_iterative_thread((int)(x / DEEP_CELLS), deep_copy, x, 0, &d), F_OK);
+    ck_assert_int_eq(f_reset_stats(), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(d.calls, DEEP_PASSES);
+    for (long x = 0; x < d.m; ++x)
+        T_REQUIRE_EQ(d.a[x], want[x]);
+    struct f_stats st;
+    for (int s = 0; s < n; ++s) {
+        ck_assert_int_eq(f_get_stats(s, &st), F_OK);
+        ck_assert_uint_eq(st.barrier_episodes, 2UL * DEEP_PASSES);
+    }
+    free(want), free(next), free(d.a), free(d.b);
+}
+END_TEST
+
 /* RTC filaments from main and phases in one run: all of both. */
 START_TEST(test_phase_with_rtc_from_main)
 {
@@ -1120,6 +1197,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(limits, test_phase_j_limits, 0, T_NCOUNTS);
     tcase_add_loop_test(limits, test_phase_many_phases, 0, T_NCOUNTS);
     tcase_add_loop_test(limits, test_phase_tree_shapes, 0, 22);
+    tcase_add_test(limits, test_phase_deep_tree);
     TCase *stress = t_tcase(s, "stress");
     tcase_add_loop_test(stress, test_phase_stress_small_jobs, 0, 500);
     return s;

@@ -6,6 +6,7 @@
  * servers, arguments passed exactly, the statistics of a run, and rows
  * (which the library packs) run as created.
  */
+#define _POSIX_C_SOURCE 200809L  /* setenv */
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -224,6 +225,46 @@ START_TEST(test_rtc_create_during_run)
                 T_REQUIRE(t.r->server[id] >= 0 && t.r->server[id] < n);
         }
         t_record_free(t.r);
+    }
+}
+END_TEST
+
+/*
+ * Tiny queue chunks (FILAMENTS_TEST_CHUNK, for tests): the first of MIN
+ * descriptors, doubling up to MAX, then MAX after MAX, so that a few
+ * thousand filaments cross a chunk every few pushes, takes and claims, at
+ * the largest size most of the time; the second run reuses the chunks the
+ * first kept.  Pinned from main (the inline cursor), F_ANY (claimed across
+ * servers) and created by filaments while the run goes on (own queue,
+ * inboxes, F_ANY): each runs exactly once, where it was placed.
+ */
+START_TEST(test_rtc_tiny_chunks)
+{
+    static const char *chunks[] = { "1,1", "1,4", "3,5", "2,16" };
+    long nodes = 0;
+    for (long p = 1, d = 0; d <= TREE_DEPTH; ++d, p *= 3)
+        nodes += p;
+    for (size_t c = 0; c < sizeof chunks / sizeof *chunks; ++c) {
+        ck_assert_int_eq(setenv("FILAMENTS_TEST_CHUNK", chunks[c], 1), 0);
+        int n = t_start(t_servers_cap(_i + 1));
+        for (int run = 0; run < 2; ++run) {
+            struct t_record *r = t_record_new(3000);
+            struct tree_job t = { .n = n, .r = t_record_new(nodes) };
+            for (long k = 0; k < r->n; ++k)
+                T_REQUIRE_EQ(f_rtc_thread(k % 3 == 0 ? F_ANY : (int)(k % n), t_record_fn, k, 0, r),
+                             F_OK);
+            ck_assert_int_eq(f_rtc_thread(n - 1, tree_node, 0, 0, &t), F_OK);
+            ck_assert_int_eq(f_parallel(), F_OK);
+            T_ASSERT_NO_FAILURES();
+            t_record_assert_runs(r, 1);
+            t_record_assert_runs(t.r, 1);
+            for (long k = 0; k < r->n; ++k)
+                T_REQUIRE(k % 3 == 0 ? r->server[k] >= 0 && r->server[k] < n
+                                     : r->server[k] == k % n);
+            t_record_free(t.r);
+            t_record_free(r);
+        }
+        f_finalize();
     }
 }
 END_TEST
@@ -694,6 +735,7 @@ Suite *make_suite(void)
     TCase *limits = t_tcase(s, "limits");
     tcase_add_loop_test(limits, test_rtc_many_on_one_server, 0, T_NCOUNTS);
     tcase_add_loop_test(limits, test_rtc_deep_chain, 0, T_NCOUNTS);
+    tcase_add_loop_test(limits, test_rtc_tiny_chunks, 0, 4);  /* 1 to 4 servers */
     TCase *stress = t_tcase(s, "stress");
     tcase_add_loop_test(stress, test_rtc_concurrent_chains, 0, T_NCOUNTS);
     tcase_add_loop_test(stress, test_rtc_all_to_all, 0, T_NCOUNTS);
