@@ -92,6 +92,14 @@ void app_check_f(int rc, const char *what)
 
 /* ------------------------------------------------------ time, digest, memory */
 
+int app_peer_depth(int levels, int servers)
+{
+    int depth = levels;
+    for (int p = 1; p < servers; p *= 2)
+        ++depth;
+    return depth;
+}
+
 double app_now(void)
 {
     struct timespec t;

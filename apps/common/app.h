@@ -141,6 +141,14 @@ APP_PRINTF(1, 2) void app_report(const char *fmt, ...);
 /* For the Filaments programs: fail with f_strerror(rc) if rc < 0. */
 void app_check_f(int rc, const char *what);
 
+/*
+ * The fork/join peers' task cutoff (OpenMP, oneTBB): recursion depth
+ * `levels` + ceil(log2(servers)), below which a peer makes no more tasks
+ * and calls its sequential code; enough tasks for every thread, few enough
+ * that a task costs little against its work.  Declared again in app-tbb.h.
+ */
+int app_peer_depth(int levels, int servers);
+
 /* Wall-clock seconds from an arbitrary origin (CLOCK_MONOTONIC). */
 double app_now(void);
 

@@ -15,14 +15,6 @@
 #include "app.h"
 #include "fib.h"
 
-int fib_peer_depth(int servers)
-{
-    int depth = 8;
-    for (int p = 1; p < servers; p *= 2)
-        ++depth;
-    return depth;
-}
-
 static size_t bytes(long size)
 {
     return sizeof(struct fib);

@@ -31,9 +31,10 @@ struct fib {
 long fib_seq_value(long n);
 void fib_seq_ptr(long n, long unused, void *result);
 
-/* The peers' task cutoff: calls at recursion depth >= this run
- * fib_seq_value() instead of making tasks (fib-common.c). */
-int fib_peer_depth(int servers);
+/* The peers' task cutoff: calls at recursion depth >=
+ * app_peer_depth(FIB_PEER_LEVELS, servers) run fib_seq_value() instead of
+ * making tasks. */
+#define FIB_PEER_LEVELS 8
 
 /* The programs: run(problem, servers), as struct app_impl wants. */
 void fib_seq(void *problem, int servers);

@@ -28,14 +28,6 @@
 
 static long seed = 1;
 
-long knapsack_peer_depth(int servers)
-{
-    long depth = 10;
-    for (int p = 1; p < servers; p *= 2)
-        ++depth;
-    return depth;
-}
-
 /* Value density, the densest first: a before b if a.value / a.weight is
  * larger (products below 2^60); equal densities keep their order. */
 static int denser(const struct knapsack_item *a, const struct knapsack_item *b)

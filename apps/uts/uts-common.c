@@ -49,26 +49,6 @@ static const struct {
     { { UTS_GEOMETRIC, 10, 4, 0, 0.0, 0.0, 19 }, { 4130071, 3305118, 10 } },
 };
 
-int uts_peer_depth(int servers)
-{
-    int depth = 8;
-    for (int p = 1; p < servers; p *= 2)
-        ++depth;
-    return depth;
-}
-
-struct uts_result uts_slots_sum(const struct uts_slot *slot, int n)
-{
-    struct uts_result r = { 0, 0, 0 };
-    for (int t = 0; t < n; ++t) {
-        r.nodes += slot[t].r.nodes;
-        r.leaves += slot[t].r.leaves;
-        if (slot[t].r.depth > r.depth)
-            r.depth = slot[t].r.depth;
-    }
-    return r;
-}
-
 static size_t bytes(long size)
 {
     return sizeof(struct uts);
