@@ -1,7 +1,8 @@
 /*
  * app.c - the driver every application shares (app.h): options, timing,
- * the check, the output line and exit status, the digest, memory, and the
- * coarse-grain programs' threads and spin barrier.
+ * the check, the output line and exit status, the Filaments programs'
+ * counters (app-stats.h), the digest, memory, and the coarse-grain
+ * programs' threads and spin barrier.
  *
  * Options are parsed with getopt_long and strtol/strtod, checking the end
  * pointer, errno and the range: a bad value is one line on stderr and exit
@@ -10,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "app.h"
+#include "app-stats.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -88,6 +90,22 @@ void app_check_f(int rc, const char *what)
 {
     if (rc < 0)
         app_fail("%s: %s", what, f_strerror(rc));
+}
+
+/* ------------------------------------------------------------ counters */
+
+void app_stats_take(struct app_stats *s)
+{
+    struct f_stats st;
+    app_check_f(f_get_stats(F_ANY, &st), "f_get_stats");
+    *s = (struct app_stats){ 1, st.forks, st.pruned_forks, st.steals, st.peak_live_forks };
+}
+
+void app_stats_print(const struct app_stats *s, FILE *out)
+{
+    if (s->have)
+        fprintf(out, " forks=%lu pruned=%lu steals=%lu peak=%lu", s->forks, s->pruned, s->steals,
+                s->peak);
 }
 
 /* ------------------------------------------------------ time, digest, memory */

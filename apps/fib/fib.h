@@ -14,6 +14,8 @@
 #ifndef FIB_H
 #define FIB_H
 
+#include "app-stats.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,9 +23,7 @@ extern "C" {
 struct fib {
     long n;
     long result;
-    /* Filaments programs: the library's counters over the run (f_get_stats). */
-    int have_stats;
-    unsigned long forks, pruned, steals, peak;
+    struct app_stats stats;  /* Filaments programs: the library's counters over the run */
 };
 
 /* fib-seq.c: the sequential code, returning the value, and with the

@@ -146,9 +146,7 @@ static void fields(void *problem, FILE *out)
 {
     const struct knapsack *k = problem;
     fprintf(out, " seed=%ld capacity=%ld value=%ld", k->seed, k->capacity, k->best);
-    if (k->have_stats)
-        fprintf(out, " forks=%lu pruned=%lu steals=%lu peak=%lu", k->forks, k->pruned, k->steals,
-                k->peak);
+    app_stats_print(&k->stats, out);
 }
 
 static void destroy(void *problem)

@@ -32,6 +32,8 @@
 #ifndef KNAPSACK_H
 #define KNAPSACK_H
 
+#include "app-stats.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,9 +50,7 @@ struct knapsack {
     long *values;                /* the same for the values */
     long seed;
     long best;                   /* the result: the optimal value */
-    /* Filaments programs: the library's counters over the run (f_get_stats). */
-    int have_stats;
-    unsigned long forks, pruned, steals, peak;
+    struct app_stats stats;  /* Filaments programs: the library's counters over the run */
 };
 
 /*

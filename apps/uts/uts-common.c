@@ -138,9 +138,7 @@ static void fields(void *problem, FILE *out)
         fprintf(out, " shape=geometric b0=%ld depth=%ld", t->b0, t->size);
     fprintf(out, " seed=%ld nodes=%ld leaves=%ld maxdepth=%ld", t->seed, p->r.nodes, p->r.leaves,
             p->r.depth);
-    if (p->have_stats)
-        fprintf(out, " forks=%lu pruned=%lu steals=%lu peak=%lu", p->forks, p->pruned, p->steals,
-                p->peak);
+    app_stats_print(&p->stats, out);
 }
 
 static void destroy(void *problem)

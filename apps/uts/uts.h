@@ -41,6 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app-stats.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -73,9 +75,7 @@ struct uts_result {
 struct uts {
     struct uts_tree tree;
     struct uts_result r;
-    /* Filaments programs: the library's counters over the run (f_get_stats). */
-    int have_stats;
-    unsigned long forks, pruned, steals, peak;
+    struct app_stats stats;  /* Filaments programs: the library's counters over the run */
 };
 
 /* A thread's or server's counts, on a cache line of its own (the slots
