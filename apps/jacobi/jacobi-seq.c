@@ -26,21 +26,10 @@ int jacobi_end_iteration(struct jacobi *g, double maxdiff)
 void jacobi_seq(void *problem, int servers)
 {
     struct jacobi *g = problem;
-    long n = g->n, w = g->w;
-    for (;;) {
-        const double *old = g->old;
-        double *new = g->new;
-        double maxdiff = 0.0;
-        for (long i = 1; i <= n; ++i) {
-            for (long j = 1; j <= n; ++j) {
-                double d = jacobi_point(old, new, w, i, j);
-                if (d > maxdiff)
-                    maxdiff = d;
-            }
-        }
-        if (jacobi_end_iteration(g, maxdiff))
-            return;
-    }
+    double maxdiff;
+    do {
+        maxdiff = jacobi_rows(g->old, g->new, g->w, g->n, 1, g->n + 1);
+    } while (!jacobi_end_iteration(g, maxdiff));
 }
 
 struct calls {
