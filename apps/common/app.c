@@ -165,6 +165,15 @@ void app_free(void *p)
     free(p);
 }
 
+void *app_ring_grow(void *ring, size_t head, size_t cap, size_t size)
+{
+    unsigned char *old = ring, *grown = app_alloc(2 * cap, size);
+    memcpy(grown, old + head * size, (cap - head) * size);
+    memcpy(grown + (cap - head) * size, old, head * size);
+    app_free(ring);
+    return grown;
+}
+
 /* ---------------------------------------------------------------- options */
 
 enum { OPT_IMPL = 1000, OPT_SERVERS, OPT_SIZE, OPT_VERIFY, OPT_HELP, OPT_EXTRA = 2000 };

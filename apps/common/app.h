@@ -176,6 +176,11 @@ static inline double app_rand_double(uint64_t *state)
 void *app_alloc(size_t n, size_t size);
 void app_free(void *p);
 
+/* A full ring buffer of `cap` elements of `size` bytes whose first is at
+ * `head`: a new one of 2 * cap elements holding the same ones in order from
+ * index 0; the old one is freed.  For the coarse-grain bags of tasks. */
+void *app_ring_grow(void *ring, size_t head, size_t cap, size_t size);
+
 /* n * size + *total, or 0 if it overflows: for struct app's bytes(). */
 size_t app_bytes_add(size_t total, size_t n, size_t size);
 
