@@ -17,6 +17,7 @@
 extern "C" [[noreturn]] void app_fail(const char *fmt, ...);
 extern "C" void *app_alloc(std::size_t n, std::size_t size);
 extern "C" void app_free(void *p);
+extern "C" int app_peer_depth(int levels, int servers);
 
 /* A thread's own value, a cache line of its own (app.h's struct app_slot). */
 struct alignas(64) app_tbb_slot {

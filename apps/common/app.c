@@ -1,7 +1,8 @@
 /*
  * app.c - the driver every application shares (app.h): options, timing,
- * the check, the output line and exit status, the digest, memory, and the
- * coarse-grain programs' threads and spin barrier.
+ * the check, the output line and exit status, the Filaments programs'
+ * counters (app-stats.h), the digest, memory, and the coarse-grain
+ * programs' threads and spin barrier.
  *
  * Options are parsed with getopt_long and strtol/strtod, checking the end
  * pointer, errno and the range: a bad value is one line on stderr and exit
@@ -10,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "app.h"
+#include "app-stats.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -90,7 +92,31 @@ void app_check_f(int rc, const char *what)
         app_fail("%s: %s", what, f_strerror(rc));
 }
 
+/* ------------------------------------------------------------ counters */
+
+void app_stats_take(struct app_stats *s)
+{
+    struct f_stats st;
+    app_check_f(f_get_stats(F_ANY, &st), "f_get_stats");
+    *s = (struct app_stats){ 1, st.forks, st.pruned_forks, st.steals, st.peak_live_forks };
+}
+
+void app_stats_print(const struct app_stats *s, FILE *out)
+{
+    if (s->have)
+        fprintf(out, " forks=%lu pruned=%lu steals=%lu peak=%lu", s->forks, s->pruned, s->steals,
+                s->peak);
+}
+
 /* ------------------------------------------------------ time, digest, memory */
+
+int app_peer_depth(int levels, int servers)
+{
+    int depth = levels;
+    for (int p = 1; p < servers; p *= 2)
+        ++depth;
+    return depth;
+}
 
 double app_now(void)
 {
@@ -137,6 +163,15 @@ void *app_alloc(size_t n, size_t size)
 void app_free(void *p)
 {
     free(p);
+}
+
+void *app_ring_grow(void *ring, size_t head, size_t cap, size_t size)
+{
+    unsigned char *old = ring, *grown = app_alloc(2 * cap, size);
+    memcpy(grown, old + head * size, (cap - head) * size);
+    memcpy(grown + (cap - head) * size, old, head * size);
+    app_free(ring);
+    return grown;
 }
 
 /* ---------------------------------------------------------------- options */

@@ -141,6 +141,14 @@ APP_PRINTF(1, 2) void app_report(const char *fmt, ...);
 /* For the Filaments programs: fail with f_strerror(rc) if rc < 0. */
 void app_check_f(int rc, const char *what);
 
+/*
+ * The fork/join peers' task cutoff (OpenMP, oneTBB): recursion depth
+ * `levels` + ceil(log2(servers)), below which a peer makes no more tasks
+ * and calls its sequential code; enough tasks for every thread, few enough
+ * that a task costs little against its work.  Declared again in app-tbb.h.
+ */
+int app_peer_depth(int levels, int servers);
+
 /* Wall-clock seconds from an arbitrary origin (CLOCK_MONOTONIC). */
 double app_now(void);
 
@@ -167,6 +175,11 @@ static inline double app_rand_double(uint64_t *state)
  * overflowing size_t is out of memory too. */
 void *app_alloc(size_t n, size_t size);
 void app_free(void *p);
+
+/* A full ring buffer of `cap` elements of `size` bytes whose first is at
+ * `head`: a new one of 2 * cap elements holding the same ones in order from
+ * index 0; the old one is freed.  For the coarse-grain bags of tasks. */
+void *app_ring_grow(void *ring, size_t head, size_t cap, size_t size);
 
 /* n * size + *total, or 0 if it overflows: for struct app's bytes(). */
 size_t app_bytes_add(size_t total, size_t n, size_t size);

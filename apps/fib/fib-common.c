@@ -15,14 +15,6 @@
 #include "app.h"
 #include "fib.h"
 
-int fib_peer_depth(int servers)
-{
-    int depth = 8;
-    for (int p = 1; p < servers; p *= 2)
-        ++depth;
-    return depth;
-}
-
 static size_t bytes(long size)
 {
     return sizeof(struct fib);
@@ -63,9 +55,7 @@ static const void *result(void *problem, size_t *nbytes)
 static void fields(void *problem, FILE *out)
 {
     const struct fib *p = problem;
-    if (p->have_stats)
-        fprintf(out, " forks=%lu pruned=%lu steals=%lu peak=%lu", p->forks, p->pruned, p->steals,
-                p->peak);
+    app_stats_print(&p->stats, out);
 }
 
 static void destroy(void *problem)

@@ -63,7 +63,6 @@ static long fib_typed(f_frame fr, long n, long unused, void *unused2)
 /* An untyped root, or (NULL) the typed program's. */
 static void run(struct fib *p, int servers, long prune, f_func root)
 {
-    struct f_stats st;
     app_check_f(f_initialize(servers), "f_initialize");
     f_set_prune(prune);
     if (root != NULL) {
@@ -72,13 +71,8 @@ static void run(struct fib *p, int servers, long prune, f_func root)
     } else {
         app_check_f(f_run_long(fib_typed, p->n, 0, NULL, &p->result), "f_run_long");
     }
-    app_check_f(f_get_stats(F_ANY, &st), "f_get_stats");
+    app_stats_take(&p->stats);
     f_finalize();
-    p->have_stats = 1;
-    p->forks = st.forks;
-    p->pruned = st.pruned_forks;
-    p->steals = st.steals;
-    p->peak = st.peak_live_forks;
 }
 
 void fib_fil(void *problem, int servers)

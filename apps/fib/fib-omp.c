@@ -7,7 +7,7 @@
  * hence two programs.
  *
  *   omp       the OpenMP idiom: a task per call down to a depth cutoff
- *             (fib_peer_depth: ceil(log2(servers)) + 8 levels, some
+ *             (app_peer_depth: ceil(log2(servers)) + 8 levels, some
  *             2^8 tasks per thread), sequential code (fib_seq_value) below
  *             it, as fil-seq runs its sequential version in pruned subtrees.
  *   omp-fine  every call a task (fork fib(n - 1) as a task, call fib(n - 2),
@@ -50,7 +50,7 @@ static long fib_fine(long n)
 void fib_omp(void *problem, int servers)
 {
     struct fib *p = problem;
-    int cutoff = fib_peer_depth(servers);
+    int cutoff = app_peer_depth(FIB_PEER_LEVELS, servers);
 #pragma omp parallel num_threads(servers)
 #pragma omp single
     p->result = fib_cut(p->n, 0, cutoff);

@@ -4,20 +4,15 @@
  *
  * The TBB idiom: tbb::task_group runs fib(n - 1) as a task while the
  * caller computes fib(n - 2), then waits; down to the same depth cutoff as
- * the OpenMP peer (fib_peer_depth), with the sequential code of fib-seq.c
+ * the OpenMP peer (app_peer_depth), with the sequential code of fib-seq.c
  * below it.  A task_arena of `servers` threads, allowed by a global_control,
  * runs it; both are made and destroyed inside the timed run, as the
  * Filaments programs start and end their servers.
  */
-#include <exception>
-
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include "app-tbb.h"
 #include "fib.h"
-
-extern "C" [[noreturn]] void app_fail(const char *fmt, ...);  /* app.h, which is C only */
 
 static long fib_cut(long n, int depth, int cutoff)
 {
@@ -36,13 +31,6 @@ static long fib_cut(long n, int depth, int cutoff)
 extern "C" void fib_tbb(void *problem, int servers)
 {
     struct fib *p = static_cast<struct fib *>(problem);
-    int cutoff = fib_peer_depth(servers);
-    try {
-        tbb::global_control allow(tbb::global_control::max_allowed_parallelism,
-                                  static_cast<size_t>(servers));
-        tbb::task_arena arena(servers);
-        arena.execute([&] { p->result = fib_cut(p->n, 0, cutoff); });
-    } catch (const std::exception &e) {
-        app_fail("tbb: %s", e.what());
-    }
+    int cutoff = app_peer_depth(FIB_PEER_LEVELS, servers);
+    app_tbb_run(servers, [&] { p->result = fib_cut(p->n, 0, cutoff); });
 }

@@ -14,6 +14,8 @@
 #ifndef FIB_H
 #define FIB_H
 
+#include "app-stats.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -21,9 +23,7 @@ extern "C" {
 struct fib {
     long n;
     long result;
-    /* Filaments programs: the library's counters over the run (f_get_stats). */
-    int have_stats;
-    unsigned long forks, pruned, steals, peak;
+    struct app_stats stats;  /* Filaments programs: the library's counters over the run */
 };
 
 /* fib-seq.c: the sequential code, returning the value, and with the
@@ -31,9 +31,10 @@ struct fib {
 long fib_seq_value(long n);
 void fib_seq_ptr(long n, long unused, void *result);
 
-/* The peers' task cutoff: calls at recursion depth >= this run
- * fib_seq_value() instead of making tasks (fib-common.c). */
-int fib_peer_depth(int servers);
+/* The peers' task cutoff: calls at recursion depth >=
+ * app_peer_depth(FIB_PEER_LEVELS, servers) run fib_seq_value() instead of
+ * making tasks. */
+#define FIB_PEER_LEVELS 8
 
 /* The programs: run(problem, servers), as struct app_impl wants. */
 void fib_seq(void *problem, int servers);

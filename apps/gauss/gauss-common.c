@@ -1,6 +1,5 @@
 /*
- * gauss-common.c - Gaussian elimination's setup, back substitution, check
- * and main [paper §3.4].
+ * gauss-common.c - Gaussian elimination's setup, check and main [paper §3.4].
  *
  * A and b hold pseudo-random numbers in [-1, 1) from fixed seeds, A made
  * row by row: a dense random matrix, not diagonally dominant, so partial
@@ -45,21 +44,6 @@ static void *create(const struct app_args *args)
         g->a[n * n + i] = 2.0 * app_rand_double(&sb) - 1.0;
     }
     return g;
-}
-
-void gauss_back_substitute(struct gauss *g)
-{
-    long n = g->n;
-    double *x = g->x;
-    const double *b = gauss_column(g, n);
-    for (long i = 0; i < n; ++i)
-        x[i] = b[i];
-    for (long k = n - 1; k >= 0; --k) {
-        const double *u = gauss_column(g, k);
-        x[k] /= u[k];
-        for (long i = 0; i < k; ++i)
-            x[i] -= u[i] * x[k];
-    }
 }
 
 static int check(void *problem)

@@ -75,7 +75,20 @@ static inline void gauss_eliminate(const struct gauss *g, long k, long j)
 }
 
 /* Ux = b', from the bottom row up, by columns. */
-void gauss_back_substitute(struct gauss *g);
+static inline void gauss_back_substitute(struct gauss *g)
+{
+    long n = g->n;
+    double *x = g->x;
+    const double *b = gauss_column(g, n);
+    for (long i = 0; i < n; ++i)
+        x[i] = b[i];
+    for (long k = n - 1; k >= 0; --k) {
+        const double *u = gauss_column(g, k);
+        x[k] /= u[k];
+        for (long i = 0; i < k; ++i)
+            x[i] -= u[i] * x[k];
+    }
+}
 
 /* The programs: run(problem, servers), as struct app_impl wants. */
 void gauss_seq(void *problem, int servers);

@@ -33,22 +33,11 @@ static void strip(int t, void *arg)
 {
     struct cg *cg = arg;
     struct jacobi *g = cg->g;
-    long w = g->w;
     long first = 1 + app_strip_begin(t, g->n, cg->nthreads);
     long end = 1 + app_strip_begin(t + 1, g->n, cg->nthreads);
     struct app_barrier_self self = { 0 };
     do {
-        const double *old = g->old;
-        double *new = g->new;
-        double maxdiff = 0.0;
-        for (long i = first; i < end; ++i) {
-            for (long j = 1; j <= g->n; ++j) {
-                double d = jacobi_point(old, new, w, i, j);
-                if (d > maxdiff)
-                    maxdiff = d;
-            }
-        }
-        cg->slot[t].v = maxdiff;
+        cg->slot[t].v = jacobi_rows(g->old, g->new, g->w, g->n, first, end);
         app_barrier_wait(&cg->barrier, &self, end_iteration, cg);
     } while (!cg->done);
 }

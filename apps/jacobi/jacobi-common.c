@@ -13,17 +13,6 @@
 #include "grid.h"
 #include "jacobi.h"
 
-int jacobi_end_iteration(struct jacobi *g, double maxdiff)
-{
-    g->maxdiff = maxdiff;
-    if (grid_last_iteration(&g->k, g->iters, maxdiff, g->epsilon))
-        return 1;
-    double *t = g->old;
-    g->old = g->new;
-    g->new = t;
-    return 0;
-}
-
 static size_t bytes(long size)
 {
     return grid_bytes(size, 2);

@@ -6,27 +6,30 @@
  * program with a thread per point: the same loops, but each point is a
  * call of the point function through a volatile function pointer, so the
  * compiler can neither inline it nor optimize across points.
+ * jacobi_end_iteration, the end of every program's iteration, is here, below
+ * all the programs, which jacobi-common.c's table lists.
  */
+#include "grid.h"
 #include "jacobi.h"
+
+int jacobi_end_iteration(struct jacobi *g, double maxdiff)
+{
+    g->maxdiff = maxdiff;
+    if (grid_last_iteration(&g->k, g->iters, maxdiff, g->epsilon))
+        return 1;
+    double *t = g->old;
+    g->old = g->new;
+    g->new = t;
+    return 0;
+}
 
 void jacobi_seq(void *problem, int servers)
 {
     struct jacobi *g = problem;
-    long n = g->n, w = g->w;
-    for (;;) {
-        const double *old = g->old;
-        double *new = g->new;
-        double maxdiff = 0.0;
-        for (long i = 1; i <= n; ++i) {
-            for (long j = 1; j <= n; ++j) {
-                double d = jacobi_point(old, new, w, i, j);
-                if (d > maxdiff)
-                    maxdiff = d;
-            }
-        }
-        if (jacobi_end_iteration(g, maxdiff))
-            return;
-    }
+    double maxdiff;
+    do {
+        maxdiff = jacobi_rows(g->old, g->new, g->w, g->n, 1, g->n + 1);
+    } while (!jacobi_end_iteration(g, maxdiff));
 }
 
 struct calls {

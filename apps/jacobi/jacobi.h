@@ -63,7 +63,7 @@ static inline double jacobi_rows(const double *old, double *new, long w, long n,
 /*
  * The end of an iteration, for every program (run by one thread): record
  * maxdiff, count the iteration, and return 1 if the run is over; otherwise
- * swap the grids and return 0.
+ * swap the grids and return 0.  In jacobi-seq.c, which every program links.
  */
 int jacobi_end_iteration(struct jacobi *g, double maxdiff);
 

@@ -28,14 +28,6 @@
 
 static long seed = 1;
 
-long knapsack_peer_depth(int servers)
-{
-    long depth = 10;
-    for (int p = 1; p < servers; p *= 2)
-        ++depth;
-    return depth;
-}
-
 /* Value density, the densest first: a before b if a.value / a.weight is
  * larger (products below 2^60); equal densities keep their order. */
 static int denser(const struct knapsack_item *a, const struct knapsack_item *b)
@@ -154,9 +146,7 @@ static void fields(void *problem, FILE *out)
 {
     const struct knapsack *k = problem;
     fprintf(out, " seed=%ld capacity=%ld value=%ld", k->seed, k->capacity, k->best);
-    if (k->have_stats)
-        fprintf(out, " forks=%lu pruned=%lu steals=%lu peak=%lu", k->forks, k->pruned, k->steals,
-                k->peak);
+    app_stats_print(&k->stats, out);
 }
 
 static void destroy(void *problem)

@@ -96,7 +96,6 @@ static long search_typed(f_frame fr, long i, long cap, void *arg)
 
 static void run(struct knapsack *k, int servers, int typed)
 {
-    struct f_stats st;
     struct branch root = { 0, -1 };
     problem = k;
     AO_store(&best, 0);
@@ -108,13 +107,8 @@ static void run(struct knapsack *k, int servers, int typed)
         app_check_f(f_parallel(), "f_parallel");
         k->best = root.result;
     }
-    app_check_f(f_get_stats(F_ANY, &st), "f_get_stats");
+    app_stats_take(&k->stats);
     f_finalize();
-    k->have_stats = 1;
-    k->forks = st.forks;
-    k->pruned = st.pruned_forks;
-    k->steals = st.steals;
-    k->peak = st.peak_live_forks;
 }
 
 void knapsack_fil(void *problem, int servers)

@@ -8,7 +8,7 @@
  *
  *   omp       the OpenMP idiom: the taking branch a task, the leaving one
  *             searched by the current task, taskwait; down to a depth
- *             cutoff (knapsack_peer_depth: ceil(log2(servers)) + 10
+ *             cutoff (app_peer_depth: ceil(log2(servers)) + 10
  *             items), plain calls below it.
  *   omp-fine  the same with no cutoff: every taking branch a task.
  *
@@ -64,7 +64,7 @@ static void run(struct knapsack *k, int servers, long cutoff)
 
 void knapsack_omp(void *problem, int servers)
 {
-    run(problem, servers, knapsack_peer_depth(servers));
+    run(problem, servers, app_peer_depth(KNAPSACK_PEER_LEVELS, servers));
 }
 
 void knapsack_omp_fine(void *problem, int servers)

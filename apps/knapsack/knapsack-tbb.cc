@@ -4,22 +4,18 @@
  *
  * The TBB idiom: tbb::task_group runs the taking branch as a task while
  * the caller searches the leaving one, then waits; down to the same depth
- * cutoff as the OpenMP peer (knapsack_peer_depth), plain calls below it.
+ * cutoff as the OpenMP peer (app_peer_depth), plain calls below it.
  * The best value so far is a std::atomic, read and raised relaxed, a hint
  * for cutting branches, as in knapsack-fil.c.  A task_arena of `servers`
  * threads, allowed by a global_control, runs it; both are made and
  * destroyed inside the timed run.
  */
 #include <atomic>
-#include <exception>
 
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include "app-tbb.h"
 #include "knapsack.h"
-
-extern "C" [[noreturn]] void app_fail(const char *fmt, ...);  /* app.h, which is C only */
 
 static long search(const struct knapsack *k, std::atomic<long> &best, long i, long cap, long value,
                    long cutoff)
@@ -54,14 +50,7 @@ static long search(const struct knapsack *k, std::atomic<long> &best, long i, lo
 extern "C" void knapsack_tbb(void *problem, int servers)
 {
     struct knapsack *k = static_cast<struct knapsack *>(problem);
-    long cutoff = knapsack_peer_depth(servers);
+    long cutoff = app_peer_depth(KNAPSACK_PEER_LEVELS, servers);
     std::atomic<long> best(0);
-    try {
-        tbb::global_control allow(tbb::global_control::max_allowed_parallelism,
-                                  static_cast<size_t>(servers));
-        tbb::task_arena arena(servers);
-        arena.execute([&] { k->best = search(k, best, 0, k->capacity, 0, cutoff); });
-    } catch (const std::exception &e) {
-        app_fail("tbb: %s", e.what());
-    }
+    app_tbb_run(servers, [&] { k->best = search(k, best, 0, k->capacity, 0, cutoff); });
 }

@@ -32,6 +32,8 @@
 #ifndef KNAPSACK_H
 #define KNAPSACK_H
 
+#include "app-stats.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -48,9 +50,7 @@ struct knapsack {
     long *values;                /* the same for the values */
     long seed;
     long best;                   /* the result: the optimal value */
-    /* Filaments programs: the library's counters over the run (f_get_stats). */
-    int have_stats;
-    unsigned long forks, pruned, steals, peak;
+    struct app_stats stats;  /* Filaments programs: the library's counters over the run */
 };
 
 /*
@@ -81,8 +81,9 @@ static inline long knapsack_bound(const struct knapsack *k, long i, long cap, lo
  * best so far in *best. */
 long knapsack_search(const struct knapsack *k, long i, long cap, long value, long *best);
 
-/* The peers' task cutoff: branches at item >= this are searched without tasks. */
-long knapsack_peer_depth(int servers);
+/* The peers' task cutoff: branches at item >=
+ * app_peer_depth(KNAPSACK_PEER_LEVELS, servers) are searched without tasks. */
+#define KNAPSACK_PEER_LEVELS 10
 
 /* The programs: run(problem, servers), as struct app_impl wants. */
 void knapsack_seq(void *problem, int servers);

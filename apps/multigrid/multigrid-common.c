@@ -35,12 +35,6 @@ static long iters = 10;
 static long sweeps = 2;
 static double epsilon = 0.0;
 
-int mg_end_cycle(struct multigrid *g, double correction)
-{
-    g->correction = correction;
-    return ++g->cycles >= g->iters || correction < g->epsilon;
-}
-
 static int power_of_two(long v)
 {
     return v > 0 && (v & (v - 1)) == 0;

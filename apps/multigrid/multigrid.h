@@ -211,7 +211,11 @@ static inline double mg_residual_max(const struct mg_level *lv, long first, long
  * cycle's largest correction of level 0, count the cycle, and return 1 if
  * the run is over.
  */
-int mg_end_cycle(struct multigrid *g, double correction);
+static inline int mg_end_cycle(struct multigrid *g, double correction)
+{
+    g->correction = correction;
+    return ++g->cycles >= g->iters || correction < g->epsilon;
+}
 
 /* The programs: run(problem, servers), as struct app_impl wants. */
 void multigrid_seq(void *problem, int servers);

@@ -112,14 +112,9 @@ static struct node *new_node(struct node *parent, int side, double a, double b, 
 static size_t put(struct bag *g, struct node *n)
 {
     if (g->count == g->cap) {
-        size_t cap = g->cap * 2;
-        struct node **ring = app_alloc(cap, sizeof *ring);
-        for (size_t k = 0; k < g->count; ++k)
-            ring[k] = g->ring[(g->head + k) % g->cap];
-        app_free(g->ring);
-        g->ring = ring;
+        g->ring = app_ring_grow(g->ring, g->head, g->cap, sizeof *g->ring);
         g->head = 0;
-        g->cap = cap;
+        g->cap *= 2;
     }
     g->ring[(g->head + g->count) % g->cap] = n;
     return ++g->count;

@@ -46,23 +46,6 @@ static long segments = 0;
 /* The static program's segments, for the problem made after it (--verify's). */
 static int next_segments = 1;
 
-void quad_interval(const struct quad *q, int t, int parts, struct quad_interval *iv)
-{
-    iv->a = t == 0 ? q->a : q->a + (q->b - q->a) * t / parts;
-    iv->b = t + 1 == parts ? q->b : q->a + (q->b - q->a) * (t + 1) / parts;
-    iv->fa = quad_f(iv->a);
-    iv->fb = quad_f(iv->b);
-    iv->area = (iv->fa + iv->fb) * (iv->b - iv->a) / 2;
-}
-
-int quad_peer_depth(int servers)
-{
-    int depth = 10;
-    for (int p = 1; p < servers; p *= 2)
-        ++depth;
-    return depth;
-}
-
 static size_t bytes(long size)
 {
     return sizeof(struct quad);

@@ -8,7 +8,7 @@
  *
  *   omp       the OpenMP idiom: the left half a task, the right half
  *             computed by the current task, taskwait; down to a depth
- *             cutoff (quad_peer_depth: ceil(log2(servers)) + 10 levels,
+ *             cutoff (app_peer_depth: ceil(log2(servers)) + 10 levels,
  *             deep enough that the heavy right end is cut into pieces much
  *             smaller than a thread's share), quad_rec() below it.
  *   omp-fine  a task per interval, both halves, as --impl=fil forks them.
@@ -63,7 +63,7 @@ void quad_omp(void *problem, int servers)
 {
     struct quad *q = problem;
     struct quad_interval iv;
-    int cutoff = quad_peer_depth(servers);
+    int cutoff = app_peer_depth(QUAD_PEER_LEVELS, servers);
     long n = 0;
     quad_interval(q, 0, 1, &iv);
 #pragma omp parallel num_threads(servers)

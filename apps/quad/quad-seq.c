@@ -8,6 +8,15 @@
  */
 #include "quad.h"
 
+void quad_interval(const struct quad *q, int t, int parts, struct quad_interval *iv)
+{
+    iv->a = t == 0 ? q->a : q->a + (q->b - q->a) * t / parts;
+    iv->b = t + 1 == parts ? q->b : q->a + (q->b - q->a) * (t + 1) / parts;
+    iv->fa = quad_f(iv->a);
+    iv->fb = quad_f(iv->b);
+    iv->area = (iv->fa + iv->fb) * (iv->b - iv->a) / 2;
+}
+
 double quad_rec(double a, double b, double fa, double fb, double area, double eps,
                 long *intervals)
 {

@@ -4,21 +4,16 @@
  *
  * The TBB idiom: tbb::task_group runs the left half as a task while the
  * caller integrates the right half, then waits; down to the same depth
- * cutoff as the OpenMP peer (quad_peer_depth), with quad_rec() below it.
+ * cutoff as the OpenMP peer (app_peer_depth), with quad_rec() below it.
  * The areas are added as left + right, so the result is bitwise the
  * sequential recursion's.  A task_arena of `servers` threads, allowed by a
  * global_control, runs it; both are made and destroyed inside the timed
  * run, as the Filaments programs start and end their servers.
  */
-#include <exception>
-
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include "app-tbb.h"
 #include "quad.h"
-
-extern "C" [[noreturn]] void app_fail(const char *fmt, ...);  /* app.h, which is C only */
 
 static double quad_cut(double a, double b, double fa, double fb, double area, double eps,
                        int depth, int cutoff, long *intervals)
@@ -43,18 +38,11 @@ extern "C" void quad_tbb(void *problem, int servers)
 {
     struct quad *q = static_cast<struct quad *>(problem);
     struct quad_interval iv;
-    int cutoff = quad_peer_depth(servers);
+    int cutoff = app_peer_depth(QUAD_PEER_LEVELS, servers);
     long n = 0;
     quad_interval(q, 0, 1, &iv);
-    try {
-        tbb::global_control allow(tbb::global_control::max_allowed_parallelism,
-                                  static_cast<size_t>(servers));
-        tbb::task_arena arena(servers);
-        arena.execute([&] {
-            q->r.area = quad_cut(iv.a, iv.b, iv.fa, iv.fb, iv.area, q->epsilon, 0, cutoff, &n);
-        });
-    } catch (const std::exception &e) {
-        app_fail("tbb: %s", e.what());
-    }
+    app_tbb_run(servers, [&] {
+        q->r.area = quad_cut(iv.a, iv.b, iv.fa, iv.fb, iv.area, q->epsilon, 0, cutoff, &n);
+    });
     q->r.intervals = n;
 }

@@ -68,7 +68,7 @@ static inline int quad_split(double a, double b, double fa, double fb, double ar
     return fabs(*left + *right - area) < eps;
 }
 
-/* quad-common.c: segment t of `parts` equal segments of [q->a, q->b]
+/* quad-seq.c: segment t of `parts` equal segments of [q->a, q->b]
  * (t = 0, parts = 1: the whole interval), ready for the recursion. */
 void quad_interval(const struct quad *q, int t, int parts, struct quad_interval *iv);
 
@@ -85,9 +85,10 @@ double quad_segment(const struct quad *q, int t, int parts, long *intervals);
  * run on the servers the caller started; adds its leaves to *intervals. */
 double quad_fil_area(const struct quad_interval *iv, double eps, long use_seq, long *intervals);
 
-/* The peers' task cutoff: intervals at recursion depth >= this run
- * quad_rec() instead of making tasks (quad-common.c). */
-int quad_peer_depth(int servers);
+/* The peers' task cutoff: intervals at recursion depth >=
+ * app_peer_depth(QUAD_PEER_LEVELS, servers) run quad_rec() instead of
+ * making tasks. */
+#define QUAD_PEER_LEVELS 10
 
 /* The programs: run(problem, servers), as struct app_impl wants. */
 void quad_seq(void *problem, int servers);

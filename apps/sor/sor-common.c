@@ -22,12 +22,6 @@
 
 static double omega = 1.5;
 
-int sor_end_iteration(struct sor *s, double maxdiff)
-{
-    s->maxdiff = maxdiff;
-    return grid_last_iteration(&s->k, s->iters, maxdiff, s->epsilon);
-}
-
 static size_t bytes(long size)
 {
     return grid_bytes(size, 1);

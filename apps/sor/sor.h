@@ -65,7 +65,8 @@ static inline double sor_rows(struct sor *s, long first, long end, int colour)
 }
 
 /* The end of an iteration, run by one thread: record maxdiff, count the
- * iteration, return 1 if the run is over. */
+ * iteration, return 1 if the run is over.  In sor-seq.c, which every
+ * program links. */
 int sor_end_iteration(struct sor *s, double maxdiff);
 
 /* The programs: run(problem, servers), as struct app_impl wants. */

@@ -49,26 +49,6 @@ static const struct {
     { { UTS_GEOMETRIC, 10, 4, 0, 0.0, 0.0, 19 }, { 4130071, 3305118, 10 } },
 };
 
-int uts_peer_depth(int servers)
-{
-    int depth = 8;
-    for (int p = 1; p < servers; p *= 2)
-        ++depth;
-    return depth;
-}
-
-struct uts_result uts_slots_sum(const struct uts_slot *slot, int n)
-{
-    struct uts_result r = { 0, 0, 0 };
-    for (int t = 0; t < n; ++t) {
-        r.nodes += slot[t].r.nodes;
-        r.leaves += slot[t].r.leaves;
-        if (slot[t].r.depth > r.depth)
-            r.depth = slot[t].r.depth;
-    }
-    return r;
-}
-
 static size_t bytes(long size)
 {
     return sizeof(struct uts);
@@ -158,9 +138,7 @@ static void fields(void *problem, FILE *out)
         fprintf(out, " shape=geometric b0=%ld depth=%ld", t->b0, t->size);
     fprintf(out, " seed=%ld nodes=%ld leaves=%ld maxdepth=%ld", t->seed, p->r.nodes, p->r.leaves,
             p->r.depth);
-    if (p->have_stats)
-        fprintf(out, " forks=%lu pruned=%lu steals=%lu peak=%lu", p->forks, p->pruned, p->steals,
-                p->peak);
+    app_stats_print(&p->stats, out);
 }
 
 static void destroy(void *problem)

@@ -62,7 +62,6 @@ static long visit_typed(f_frame fr, long k, long depth, void *arg)
 
 static void run(struct uts *p, int servers, int typed)
 {
-    struct f_stats st;
     app_check_f(f_initialize(servers), "f_initialize");
     struct uts_frame top = { .tree = &p->tree,
                              .slot = app_alloc((size_t)servers, sizeof *top.slot) };
@@ -73,17 +72,12 @@ static void run(struct uts *p, int servers, int typed)
         app_check_f(f_fork(visit, 0, 0, &top), "f_fork");
         app_check_f(f_parallel(), "f_parallel");
     }
-    app_check_f(f_get_stats(F_ANY, &st), "f_get_stats");
+    app_stats_take(&p->stats);
     f_finalize();
     p->r = uts_slots_sum(top.slot, servers);
     if (typed)
         p->r.nodes = nodes;
     app_free(top.slot);
-    p->have_stats = 1;
-    p->forks = st.forks;
-    p->pruned = st.pruned_forks;
-    p->steals = st.steals;
-    p->peak = st.peak_live_forks;
 }
 
 void uts_fil(void *problem, int servers)

@@ -6,7 +6,7 @@
  * (LLVM's libomp: --impl=omp-llvm, omp-llvm-fine).
  *
  *   omp       the OpenMP idiom: a task per child down to a depth cutoff
- *             (uts_peer_depth: ceil(log2(servers)) + 8 levels), the
+ *             (app_peer_depth: ceil(log2(servers)) + 8 levels), the
  *             sequential recursion (uts_visit) below it.  On this tree a
  *             depth says little about the work below it [Olivier]: this
  *             is the static division the benchmark was made to defeat.
@@ -58,7 +58,7 @@ static void run(struct uts *p, int servers, int cutoff)
 
 void uts_omp(void *problem, int servers)
 {
-    run(problem, servers, uts_peer_depth(servers));
+    run(problem, servers, app_peer_depth(UTS_PEER_LEVELS, servers));
 }
 
 void uts_omp_fine(void *problem, int servers)

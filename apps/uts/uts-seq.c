@@ -19,6 +19,18 @@ void uts_visit(const struct uts_tree *t, const unsigned char *parent, long k, lo
         uts_visit(t, d, c, depth + 1, r);
 }
 
+struct uts_result uts_slots_sum(const struct uts_slot *slot, int n)
+{
+    struct uts_result r = { 0, 0, 0 };
+    for (int t = 0; t < n; ++t) {
+        r.nodes += slot[t].r.nodes;
+        r.leaves += slot[t].r.leaves;
+        if (slot[t].r.depth > r.depth)
+            r.depth = slot[t].r.depth;
+    }
+    return r;
+}
+
 void uts_seq(void *problem, int servers)
 {
     struct uts *p = problem;

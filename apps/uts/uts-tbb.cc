@@ -4,27 +4,20 @@
  *
  * The TBB idiom: tbb::task_group runs each child as a task and the node
  * waits for them; down to the same depth cutoff as the OpenMP peer
- * (uts_peer_depth), with the sequential recursion below it.  Each thread
+ * (app_peer_depth), with the sequential recursion below it.  Each thread
  * counts in its own slot (this_task_arena::current_thread_index(), read
  * before the node waits, where the thread may run other tasks).  A
  * task_arena of `servers` threads, allowed by a global_control, runs it;
  * both are made and destroyed inside the timed run.
  */
-#include <exception>
-
-#include <tbb/global_control.h>
-#include <tbb/task_arena.h>
 #include <tbb/task_group.h>
 
+#include "app-tbb.h"
 #include "uts.h"
-
-extern "C" [[noreturn]] void app_fail(const char *fmt, ...);  /* app.h, which is C only */
-extern "C" void *app_alloc(size_t n, size_t size);
-extern "C" void app_free(void *p);
 
 static void visit(const struct uts_frame *parent, long k, long depth, int cutoff)
 {
-    struct uts_result *r = &parent->slot[tbb::this_task_arena::current_thread_index()].r;
+    struct uts_result *r = &parent->slot[app_tbb_thread()].r;
     if (depth >= cutoff) {
         uts_visit(parent->tree, parent->digest, k, depth, r);
         return;
@@ -46,15 +39,8 @@ extern "C" void uts_tbb(void *problem, int servers)
     struct uts *p = static_cast<struct uts *>(problem);
     struct uts_frame top = { {}, &p->tree,
                              static_cast<struct uts_slot *>(app_alloc(servers, sizeof(uts_slot))) };
-    int cutoff = uts_peer_depth(servers);
-    try {
-        tbb::global_control allow(tbb::global_control::max_allowed_parallelism,
-                                  static_cast<size_t>(servers));
-        tbb::task_arena arena(servers);
-        arena.execute([&] { visit(&top, 0, 0, cutoff); });
-    } catch (const std::exception &e) {
-        app_fail("tbb: %s", e.what());
-    }
+    int cutoff = app_peer_depth(UTS_PEER_LEVELS, servers);
+    app_tbb_run(servers, [&] { visit(&top, 0, 0, cutoff); });
     p->r = uts_slots_sum(top.slot, servers);
     app_free(top.slot);
 }

@@ -41,6 +41,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app-stats.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -73,9 +75,7 @@ struct uts_result {
 struct uts {
     struct uts_tree tree;
     struct uts_result r;
-    /* Filaments programs: the library's counters over the run (f_get_stats). */
-    int have_stats;
-    unsigned long forks, pruned, steals, peak;
+    struct app_stats stats;  /* Filaments programs: the library's counters over the run */
 };
 
 /* A thread's or server's counts, on a cache line of its own (the slots
@@ -143,11 +143,12 @@ static inline void uts_leaf(struct uts_result *r, long depth)
 void uts_visit(const struct uts_tree *t, const unsigned char *parent, long k, long depth,
                struct uts_result *r);
 
-/* uts-common.c: the slots' counts added up (depth: the largest). */
+/* uts-seq.c: the slots' counts added up (depth: the largest). */
 struct uts_result uts_slots_sum(const struct uts_slot *slot, int n);
 
-/* The peers' task cutoff: nodes at depth >= this run uts_visit(). */
-int uts_peer_depth(int servers);
+/* The peers' task cutoff: nodes at depth >= app_peer_depth(UTS_PEER_LEVELS,
+ * servers) run uts_visit(). */
+#define UTS_PEER_LEVELS 8
 
 /* The programs: run(problem, servers), as struct app_impl wants. */
 void uts_seq(void *problem, int servers);
