@@ -23,6 +23,8 @@
 #ifndef FI_DEQUE_H
 #define FI_DEQUE_H
 
+#include "base.h"
+
 _Static_assert(sizeof(struct f_task_) == 64, "a fork/join slot is one cache line on x86-64");
 _Static_assert(sizeof(AO_t) == sizeof(unsigned long) && sizeof(AO_t) == sizeof(void *),
                "f_task_.done_, thief_ and f_deque_.limit_, peak_ are AO_t");

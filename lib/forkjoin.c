@@ -46,7 +46,12 @@
 #include <sched.h>
 #include <string.h>
 
-#include "internal.h"
+#include "forkjoin.h"
+#include "steal.h"
+#include "lock.h"
+#include "memory.h"
+#include "env.h"
+#include "state.h"
 #include "wait.h"
 
 /* Outside the servers: every fast path fails and calls the library.  A
