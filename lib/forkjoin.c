@@ -17,7 +17,7 @@
  * (public slots, the slot below a filament's first child where its frame
  * can reach it; design.md, "Fork/join", has the rules and the proof).
  *
- * A typed fork's slot is popped by its sync, in reverse order of forking.
+ * A typed fork's slot is popped by its sync (typed.c), in reverse order of forking.
  * An untyped join joins every untyped child of the calling filament, also
  * those under a typed slot, and leaves the typed slots, in order, for the
  * syncs to come (join_untyped).  Every child that the library runs is a
@@ -186,7 +186,7 @@ static void wait_stolen(struct fi_server *me, struct f_task_ *slot)
  * taken back from the public part, or wait for the thief that has it.
  * Returns the slot, whose result is valid until the next fork.
  */
-static struct f_task_ *pop(struct fi_server *me)
+struct f_task_ *fi_forkjoin_pop(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = d->own;
@@ -228,7 +228,7 @@ static struct f_task_ *pop(struct fi_server *me)
 static void join_to(struct fi_server *me, size_t base)
 {
     while (fi_bottom(&me->deque) > base)
-        pop(me);
+        fi_forkjoin_pop(me);
 }
 
 /* The oldest pruned typed result that the filament whose children begin at
@@ -290,7 +290,7 @@ static void join_untyped(struct fi_server *me, size_t base)
             continue;
         }
         if (k == fi_bottom(d) && oldest_pruned(d, base) == d->npruned) {
-            pop(me);
+            fi_forkjoin_pop(me);
             k = fi_bottom(d);
             continue;
         }
@@ -548,7 +548,7 @@ static int fork_slow(unsigned long kind, void (*fn)(void), f_func seq, long i, l
 }
 
 /* A fork with no inline fast path before it: push, or the slow path. */
-static int fork_any(unsigned long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
+int fi_forkjoin_fork(unsigned long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
 {
     struct f_deque_ *d = &f_deque_;
     if (f_push_(d, d->bottom_, kind, fn, i, j, arg) == F_PUSHED_)
@@ -558,99 +558,15 @@ static int fork_any(unsigned long kind, void (*fn)(void), f_func seq, long i, lo
 
 int (f_fork)(f_func fn, long i, long j, void *arg)
 {
-    return fork_any(F_KIND_VOID_, (void (*)(void))fn, NULL, i, j, arg);
+    return fi_forkjoin_fork(F_KIND_VOID_, (void (*)(void))fn, NULL, i, j, arg);
 }
 
 int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
 {
     if (seq == NULL)
         return fi_self == NULL && fi_check_main_between_runs() < 0 ? F_ESTATE : F_EINVAL;
-    return fork_any(F_KIND_VOID_, (void (*)(void))fn, seq, i, j, arg);
+    return fi_forkjoin_fork(F_KIND_VOID_, (void (*)(void))fn, seq, i, j, arg);
 }
-
-/*
- * Every sync the inline fast path did not take: a pruned result kept aside,
- * a public slot, untyped children above the typed one (forked after it and
- * not joined yet), or nothing to sync (0).  Only the calling filament's
- * children count: its slots from base up, its pruned results; with none,
- * its parent's typed child stays for the parent's sync.
- */
-static f_value sync_slow(struct fi_server *me, unsigned long kind)
-{
-    f_value none = { 0 };
-    struct fi_deque *d = &me->deque;
-    struct f_deque_ *o = d->own;
-    for (;;) {
-        if (d->npruned > 0 && d->pruned[d->npruned - 1].base == fi_base(d) &&
-            fi_bottom(d) == d->cap) {
-            f_value v = d->pruned[--d->npruned].result;
-            fi_forkjoin_bounds(d);
-            return v;
-        }
-        if (o->bottom_ <= o->base_)
-            return none;
-        unsigned long top_kind = fi_task_kind(o->bottom_ - 1);
-        if (top_kind == kind || top_kind == F_KIND_DONE_)
-            return pop(me)->result_;
-        if (top_kind != F_KIND_VOID_)
-            return none;    /* a sync of another type: not this one's */
-        pop(me);            /* forked after the typed one, not joined yet */
-    }
-}
-
-/* The calling server, if it may fork: a server outside its creator. */
-static struct fi_server *forking_server(void)
-{
-    struct fi_server *me = fi_self;
-    return me != NULL && !me->creating ? me : NULL;
-}
-
-/* The frame the inlines take after a typed fork or sync of the library's,
- * or from f_frame_here: the bottom, guarded where it is the base. */
-static void guard_frame(void)
-{
-    struct fi_server *me = forking_server();
-    if (me != NULL)
-        fi_deque_guard_base(&me->deque);
-}
-
-f_value f_sync_typed_(unsigned long kind)
-{
-    struct fi_server *me = forking_server();
-    f_value none = { 0 };
-    if (me == NULL)
-        return none;
-    f_value v = sync_slow(me, kind);
-    guard_frame();
-    return v;
-}
-
-int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg)
-{
-    int rc = fork_any(kind, fn, NULL, i, j, arg);
-    guard_frame();
-    return rc;
-}
-
-f_frame(f_frame_here)(void)
-{
-    guard_frame();
-    return f_deque_.bottom_;
-}
-
-/* The typed calls out of line: the inlines (filaments.h). */
-#define FI_TYPED(T, name)                                                                      \
-    int(f_fork_##name)(f_frame * fr, f_##name##_func fn, long i, long j, void *arg)            \
-    {                                                                                          \
-        return f_fork_##name(fr, fn, i, j, arg);                                               \
-    }                                                                                          \
-    T(f_sync_##name)(f_frame * fr, f_##name##_func fn)                                         \
-    {                                                                                          \
-        return f_sync_##name(fr, fn);                                                          \
-    }
-FI_TYPED(long, long)
-FI_TYPED(double, double)
-FI_TYPED(void *, ptr)
 
 /*
  * A typed root (f_run_long): the untyped root filament `typed_root` runs

@@ -31,6 +31,13 @@ FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
 FI_HIDDEN void fi_forkjoin_open(struct fi_server *me, int open);
 FI_HIDDEN long fi_prune_threshold(void);
 FI_HIDDEN void fi_task_run(struct fi_server *me, struct f_task_ *t);
+/* Pop the newest slot and see it done: the slot, whose result is valid
+ * until the next fork (typed.c's syncs). */
+FI_HIDDEN struct f_task_ *fi_forkjoin_pop(struct fi_server *me);
+/* A fork with no inline fast path before it (typed.c's forks): F_OK or an
+ * error. */
+FI_HIDDEN int fi_forkjoin_fork(unsigned long kind, void (*fn)(void), f_func seq, long i, long j,
+                               void *arg);
 FI_HIDDEN extern const struct fi_mechanism fi_forkjoin_mechanism;
 
 #endif /* FI_FORKJOIN_H */
