@@ -1,6 +1,6 @@
 /*
- * forkjoin.c - fork/join filaments: fork, helper-join, pruning, typed
- * forks [paper §2.3, §4.5].
+ * forkjoin.c - fork/join filaments: running a slot, helper-join, and the
+ * kind's part of the run [paper §2.3, §4.5].
  *
  * A fork writes a slot at the bottom of the server's deque (deque.h).  A
  * join pops the calling filament's children, newest first, down to the
@@ -11,13 +11,14 @@
  * (leapfrogging, steal_from) so that waiting never buries the parent under
  * unrelated work.  A filament that returns with children outstanding is
  * joined when it returns.  The common cases are the inline fast paths in
- * filaments.h; this file holds the functions they fall back on, and keeps
- * them off what they cannot do: the bounds of the forks (deque.c), and a mark in
- * the word of each slot that an inline pop must leave to the library
- * (public slots, the slot below a filament's first child where its frame
- * can reach it; design.md, "Fork/join", has the rules and the proof).
+ * filaments.h; this file holds the joins they fall back on (fork.c the
+ * forks, typed.c the syncs), and keeps them off what they cannot do: the
+ * bounds of the forks (deque.c), and a mark in the word of each slot that
+ * an inline pop must leave to the library (public slots, the slot below
+ * a filament's first child where its frame can reach it; design.md,
+ * "Fork/join", has the rules and the proof).
  *
- * A typed fork's slot is popped by its sync (typed.c), in reverse order of forking.
+ * A typed fork's slot is popped by its sync, in reverse order of forking.
  * An untyped join joins every untyped child of the calling filament, also
  * those under a typed slot, and leaves the typed slots, in order, for the
  * syncs to come (join_untyped).  Every child that the library runs is a
@@ -25,8 +26,6 @@
  * found it, and its joins and syncs never reach below that.  A typed child
  * that its sync calls inline is a plain call within its caller's filament
  * (design.md, "Whose slots").
- *
- * Forks that the inline fast path did not take, and pruning, are fork.c's.
  *
  * The stacks: a chain of n nested forks recurses through the joins on a
  * server's stack, about 200 bytes a level (f_fork(3)); FI_STACK_BYTES
