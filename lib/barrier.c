@@ -34,7 +34,10 @@
 #include <limits.h>
 #include <string.h>
 
-#include "internal.h"
+#include "barrier.h"
+#include "memory.h"
+#include "env.h"
+#include "state.h"
 #include "wait.h"
 
 #define VERDICT_BITS 2

@@ -6,7 +6,8 @@
  */
 #include <stddef.h>
 
-#include "internal.h"
+#include "memory.h"
+#include "state.h"
 
 struct f_continuation {
     struct fi_owned owned;

@@ -28,7 +28,12 @@
  * ended before the call if any failed, so that nothing created by a
  * failing call remains.
  */
-#include "internal.h"
+#include "create.h"
+#include "forkjoin.h"
+#include "phase.h"
+#include "rtc.h"
+#include "vararg.h"
+#include "state.h"
 
 /* Server me's part, on its own thread, in place of a run (fi_servers_each). */
 static void create_here(struct fi_server *me)

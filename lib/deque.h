@@ -23,6 +23,8 @@
 #ifndef FI_DEQUE_H
 #define FI_DEQUE_H
 
+#include "base.h"
+
 _Static_assert(sizeof(struct f_task_) == 64, "a fork/join slot is one cache line on x86-64");
 _Static_assert(sizeof(AO_t) == sizeof(unsigned long) && sizeof(AO_t) == sizeof(void *),
                "f_task_.done_, thief_ and f_deque_.limit_, peak_ are AO_t");
@@ -148,6 +150,32 @@ static inline volatile AO_t *fi_deque_limit(struct fi_deque *d)
 static inline volatile AO_t *fi_deque_peak(struct fi_deque *d)
 {
     return (volatile AO_t *)&d->own->peak_;
+}
+
+/* The oldest of the children this server holds: the oldest slot that no
+ * thief has claimed, public or private (top).  Thieves move it up at any
+ * time, so to the owner it is a hint. */
+static inline size_t fi_deque_oldest_held(const struct fi_deque *d)
+{
+    return FI_TS_TOP(AO_load(&d->ts));
+}
+
+/*
+ * Mark the slot below the running filament's first child, if it is
+ * private and no child lies above it, so that no sync through a frame at
+ * base pops a slot of another filament's (doc/design.md, "Fork/join").
+ * 1 if this call marked it: the caller may take the mark off again.
+ */
+static inline int fi_deque_guard_base(struct fi_deque *d)
+{
+    size_t base = fi_base(d);
+    if (base == 0 || base - 1 < d->split || fi_bottom(d) != base)
+        return 0;
+    struct f_task_ *below = &d->own->slot_[base - 1];
+    if (fi_task_marked(below))
+        return 0;
+    fi_task_mark(below);
+    return 1;
 }
 
 #endif /* FI_DEQUE_H */

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "env.h"
 
 /* A decimal integer in [lo, hi], nothing before or after it ("+3", " 3" and
  * "3 " are refused, as strtol alone would accept the first two). */

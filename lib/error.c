@@ -1,7 +1,7 @@
 /*
  * error.c - f_strerror, from the one list in filaments.h.
  */
-#include "internal.h"
+#include "base.h"
 
 const char *f_strerror(int code)
 {

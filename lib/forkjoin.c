@@ -1,6 +1,6 @@
 /*
- * forkjoin.c - fork/join filaments: fork, helper-join, pruning, typed
- * forks [paper §2.3, §4.5].
+ * forkjoin.c - fork/join filaments: running a slot, helper-join, and the
+ * kind's part of the run [paper §2.3, §4.5].
  *
  * A fork writes a slot at the bottom of the server's deque (deque.h).  A
  * join pops the calling filament's children, newest first, down to the
@@ -11,11 +11,12 @@
  * (leapfrogging, steal_from) so that waiting never buries the parent under
  * unrelated work.  A filament that returns with children outstanding is
  * joined when it returns.  The common cases are the inline fast paths in
- * filaments.h; this file holds the functions they fall back on, and keeps
- * them off what they cannot do: the bounds of the forks, and a mark in
- * the word of each slot that an inline pop must leave to the library
- * (public slots, the slot below a filament's first child where its frame
- * can reach it; design.md, "Fork/join", has the rules and the proof).
+ * filaments.h; this file holds the joins they fall back on (fork.c the
+ * forks, typed.c the syncs), and keeps them off what they cannot do: the
+ * bounds of the forks (deque.c), and a mark in the word of each slot that
+ * an inline pop must leave to the library (public slots, the slot below
+ * a filament's first child where its frame can reach it; design.md,
+ * "Fork/join", has the rules and the proof).
  *
  * A typed fork's slot is popped by its sync, in reverse order of forking.
  * An untyped join joins every untyped child of the calling filament, also
@@ -26,19 +27,6 @@
  * that its sync calls inline is a plain call within its caller's filament
  * (design.md, "Whose slots").
  *
- * Pruning: with F_PRUNE_AUTO a fork is a plain call while the server holds
- * FI_PRUNE_DEPTH children already (that no thief has claimed: public or
- * private) and no thief has asked for work; with a threshold N, while it
- * holds more than N; never with 0.  Publishing does not change what the
- * server holds, so answering a thief does not make it fork more.  A pruned
- * fork of f_fork_seq calls the sequential version; before it does, the
- * server publishes its private children, so that thieves find the large,
- * old ones while it runs the pruned subtree.  Typed forks are pruned only
- * in a full deque (their push and inline sync cost no more than a call):
- * the child runs at once and its result goes aside in `pruned`, above
- * every slot, until a join frees a slot for it (a slot of kind
- * F_KIND_DONE_) or its sync takes it.
- *
  * The stacks: a chain of n nested forks recurses through the joins on a
  * server's stack, about 200 bytes a level (f_fork(3)); FI_STACK_BYTES
  * (64 MiB) holds some 300 000 levels.
@@ -46,220 +34,11 @@
 #include <sched.h>
 #include <string.h>
 
-#include "internal.h"
+#include "forkjoin.h"
+#include "steal.h"
+#include "lock.h"
+#include "state.h"
 #include "wait.h"
-
-/* Outside the servers: every fast path fails and calls the library.  A
- * fork finds no room (bottom > limit) and no pruning (bottom < prune); a
- * join or sync finds a child (bottom > base), marked. */
-static struct f_task_ no_slot[2] = { { .word_ = (F_MARK_ | F_NOT_UNTYPED_) << F_KIND_SHIFT_ } };
-#define NO_DEQUE                                                                               \
-    {                                                                                          \
-        .bottom_ = no_slot + 1, .limit_ = no_slot, .base_ = no_slot, .prune_ = no_slot + 2,    \
-        .peak_ = no_slot, .slot_ = no_slot                                                     \
-    }
-static const struct f_deque_ no_deque = NO_DEQUE;
-F_API __thread struct f_deque_ f_deque_ = NO_DEQUE;
-
-static int deque_init(struct fi_deque *d, size_t slots)
-{
-    memset(d, 0, sizeof *d);
-    d->cap = slots;
-    /* Zeroed (done and thief start at 0) and touched only as used. */
-    d->own = &d->home;
-    d->prune_depth = FI_PRUNE_DEPTH;
-    /* One more, marked, below the first: a sync at the first slot reads a
-     * mark there, where the library has the last word. */
-    struct f_task_ *pages = fi_alloc_zeroed_pages((d->cap + 1) * sizeof *pages);
-    if (pages == NULL)
-        return F_ENOMEM;
-    fi_task_mark(pages);
-    d->own->slot_ = pages + 1;
-    d->own->bottom_ = d->own->base_ = d->own->slot_;
-    AO_store(&d->ts, FI_TS(0, 0));
-    AO_store(&d->splitreq, 0);
-    fi_forkjoin_bounds(d);
-    return F_OK;
-}
-
-/* Also of a deque that f_initialize zeroed and never initialized (own NULL). */
-static void deque_destroy(struct fi_deque *d)
-{
-    if (d->own == NULL)
-        return;
-    if (d->own->slot_ != NULL)
-        fi_free_pages(d->own->slot_ - 1, (d->cap + 1) * sizeof *d->own->slot_);
-    fi_free(d->pruned);
-    d->own->slot_ = NULL;
-    d->pruned = NULL;
-}
-
-static void deques_free(void)
-{
-    for (int k = 0; k < fi_lib.nservers; ++k)
-        deque_destroy(&fi_lib.servers[k].deque);
-}
-
-/* f_initialize: a deque of FILAMENTS_DEQUE slots per server, and the
- * pruning threshold of FILAMENTS_PRUNE. */
-static int deques_alloc(const struct fi_env *env)
-{
-    AO_store(&fi_lib.prune, (AO_t)env->prune);
-    for (int k = 0; k < fi_lib.nservers; ++k)
-        if (deque_init(&fi_lib.servers[k].deque, (size_t)env->deque_slots) < 0) {
-            deques_free();
-            return F_ENOMEM;
-        }
-    return F_OK;
-}
-
-/* Root filaments never run (f_finalize without f_parallel): free their blocks. */
-static void discard_roots(fi_discard_fn discard)
-{
-    for (int k = 0; k < fi_lib.nservers; ++k) {
-        struct f_deque_ *o = fi_lib.servers[k].deque.own;
-        for (struct f_task_ *t = o != NULL ? o->slot_ : NULL; t != NULL && t < o->bottom_; ++t)
-            discard((f_func)fi_task_fn(t), t->arg_);
-    }
-}
-
-long fi_prune_threshold(void)
-{
-    return (long)AO_load(&fi_lib.prune);
-}
-
-/* The oldest of the children this server holds: the oldest slot that no
- * thief has claimed, public or private (top).  Thieves move it up at any
- * time, so to the owner it is a hint. */
-static size_t oldest_held(const struct fi_deque *d)
-{
-    return FI_TS_TOP(AO_load(&d->ts));
-}
-
-/* Store a fork bound if it changed; 1 if that raised it from a value a
- * thief's zero may have left. */
-static int store_bound(volatile AO_t *bound, struct f_task_ *value)
-{
-    if (AO_load(bound) == (AO_t)value)
-        return 0;    /* most calls move one bound only */
-    AO_store(bound, (AO_t)value);
-    return value != NULL;
-}
-
-/*
- * Set the two fork bounds that a thief zeroes to ask for work (steal.c):
- * to 0 while a request stands, so that the next fork answers it.  A thief
- * sets splitreq, then zeroes the bounds; a raise here is a store, then a
- * look at splitreq, with a full fence between (Dekker's pattern): either
- * the look sees the request and both bounds go back to 0, or the thief's
- * zeroes come after the raise.  One fence serves both bounds.  A
- * compare-and-swap of each bound instead would not do: a late zero of an
- * earlier request can leave a bound 0, and a new request's zero then
- * changes nothing that the CAS would see, so that the raise undoes the
- * request for good (check_deque, test_deque_requests_kept).
- */
-static void set_bounds(struct fi_deque *d, struct f_task_ *limit, struct f_task_ *peak)
-{
-    if (AO_load(&d->splitreq) != 0)
-        limit = peak = NULL;
-    int raised = store_bound(fi_deque_limit(d), limit);
-    raised |= store_bound(fi_deque_peak(d), peak);
-    if (raised) {
-        AO_nop_full();
-        if (AO_load(&d->splitreq) != 0) {
-            AO_store(fi_deque_limit(d), 0);
-            AO_store(fi_deque_peak(d), 0);
-        }
-    }
-}
-
-/*
- * Pruned typed results lie above every slot (they are made only in a full
- * deque): while there are any, every fork and every pop goes through the
- * library, which sees them; and so while the thread holds a lock
- * (--enable-debug), so that the library refuses f_join.  The bounds of
- * both inline forks are 0 then, and the top slot is marked (public ones
- * are marked already), so that the inline pops stop at once.
- */
-static int fenced(const struct fi_deque *d)
-{
-    return d->npruned > 0 || fi_locks_held();
-}
-
-/*
- * Mark the slot below the running filament's first child, if it is
- * private and no child lies above it, so that no sync through a frame at
- * base pops a slot of another filament's (doc/design.md, "Fork/join").
- * 1 if this call marked it: the caller may take the mark off again.
- */
-static int guard_base(struct fi_deque *d)
-{
-    size_t base = fi_base(d);
-    if (base == 0 || base - 1 < d->split || fi_bottom(d) != base)
-        return 0;
-    struct f_task_ *below = &d->own->slot_[base - 1];
-    if (fi_task_marked(below))
-        return 0;
-    fi_task_mark(below);
-    return 1;
-}
-
-/* Recompute the fast paths' bounds after bottom, split, the pruned results,
- * the peak or the pruning threshold changed outside them. */
-void fi_forkjoin_bounds(struct fi_deque *d)
-{
-    /* Pruning starts at the threshold's slot, and in a full deque whatever
-     * the threshold (prune_now): a prune index past cap is cap. */
-    size_t prune = d->cap;
-    long threshold = fi_prune_threshold();
-    if (threshold == F_PRUNE_AUTO)
-        prune = oldest_held(d) + d->prune_depth;
-    else if (threshold > 0 && (size_t)threshold < d->cap)
-        prune = oldest_held(d) + (size_t)threshold + 1;
-    if (prune > d->cap)
-        prune = d->cap;
-    size_t limit = prune;
-    if (d->peak < limit)
-        limit = d->peak;    /* a new peak goes through the slow path, once */
-    int fence = fenced(d);
-    d->own->prune_ = d->own->slot_ + prune;
-    if (fence)
-        set_bounds(d, NULL, NULL);
-    else
-        set_bounds(d, d->own->slot_ + limit, d->own->slot_ + d->peak);
-    if (fence && fi_bottom(d) > d->split)
-        fi_task_mark(d->own->bottom_ - 1);
-}
-
-void fi_forkjoin_begin_run(struct fi_server *me)
-{
-    me->deque.prune_depth = FI_PRUNE_DEPTH;
-    me->deque.answered_ns = 0;    /* none yet: the first request is no sign */
-    AO_store(&me->deque.stolen_pieces, 0);
-    AO_store(&me->deque.stolen_ns, 0);
-    fi_forkjoin_bounds(&me->deque);
-}
-
-/*
- * Open the fast paths on the calling server's thread: the owner's part of
- * its deque moves into the thread's f_deque_, where the inlines find it;
- * or close them: it moves back home (struct fi_deque), and f_deque_ fails
- * every fast path.  Open from the server's start to its end, but for its
- * creator (create.c), which neither forks nor joins.  No thief is about
- * while it moves: servers start and end, and creators run, between runs;
- * the next run's start orders the move before any thief reads d->own.
- */
-void fi_forkjoin_open(struct fi_server *me, int open)
-{
-    struct fi_deque *d = &me->deque;
-    struct f_deque_ *to = open ? &f_deque_ : &d->home;
-    if (d->own != to) {
-        *to = *d->own;
-        d->own = to;
-    }
-    if (!open)
-        f_deque_ = no_deque;
-}
 
 /* ------------------------------------------------------------------ run */
 
@@ -284,7 +63,7 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
         return;    /* a pruned typed fork: its result is there */
     struct f_task_ *saved = o->base_;
     o->base_ = o->bottom_;
-    int guarded = guard_base(&me->deque);
+    int guarded = fi_deque_guard_base(&me->deque);
     void (*fn)(void) = fi_task_fn(t);
     long i = t->i_, j = t->j_;
     void *arg = t->arg_;
@@ -394,7 +173,7 @@ static void wait_stolen(struct fi_server *me, struct f_task_ *slot)
  * taken back from the public part, or wait for the thief that has it.
  * Returns the slot, whose result is valid until the next fork.
  */
-static struct f_task_ *pop(struct fi_server *me)
+struct f_task_ *fi_forkjoin_pop(struct fi_server *me)
 {
     struct fi_deque *d = &me->deque;
     struct f_deque_ *o = d->own;
@@ -436,7 +215,7 @@ static struct f_task_ *pop(struct fi_server *me)
 static void join_to(struct fi_server *me, size_t base)
 {
     while (fi_bottom(&me->deque) > base)
-        pop(me);
+        fi_forkjoin_pop(me);
 }
 
 /* The oldest pruned typed result that the filament whose children begin at
@@ -498,7 +277,7 @@ static void join_untyped(struct fi_server *me, size_t base)
             continue;
         }
         if (k == fi_bottom(d) && oldest_pruned(d, base) == d->npruned) {
-            pop(me);
+            fi_forkjoin_pop(me);
             k = fi_bottom(d);
             continue;
         }
@@ -542,343 +321,3 @@ int (f_join)(void)
     join_untyped(me, fi_base(&me->deque));
     return F_OK;
 }
-
-/* ----------------------------------------------------------------- fork */
-
-void f_set_prune(long threshold)
-{
-    AO_store(&fi_lib.prune, (AO_t)(threshold < 0 ? F_PRUNE_AUTO : threshold));
-    if (fi_self != NULL)
-        fi_forkjoin_bounds(&fi_self->deque);
-}
-
-long f_get_prune(void)
-{
-    return fi_prune_threshold();
-}
-
-/* Owner: make half of the private slots public (at least one).  Not in
- * barrier code, which runs alone, children included (f_fork(3)): the
- * others wait at the barrier, where they could steal. */
-static void publish(struct fi_server *me)
-{
-    struct fi_deque *d = &me->deque;
-    size_t private = fi_bottom(d) - d->split;
-    if (private == 0 || me->in_barrier)
-        return;    /* leave the request standing for the next fork */
-    size_t split = d->split + (private + 1) / 2;
-    for (size_t k = d->split; k < split; ++k)
-        fi_task_mark(&d->own->slot_[k]);    /* no inline pop takes a public slot */
-    AO_t ts = AO_load(&d->ts);
-    /* Full: the slots before the new split, marks and all, to a thief's acquiring CAS;
-     * and our store of ts before our look at the sleepers. */
-    while (!AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), split)))
-        ts = AO_load(&d->ts);
-    d->split = split;
-    AO_store(&d->splitreq, 0);
-    fi_forkjoin_bounds(d);
-    if (AO_load(&fi_lib.servers_wait.sleepers) != 0)
-        fi_wake_all(&fi_lib.servers_wait);
-}
-
-/*
- * F_PRUNE_AUTO's depth, at a thief's request.  A thief that asks again
- * soon after the last request found little in what it took: the children
- * this server held were small pieces (an unbalanced tree's, most of them
- * leaves), and each request costs both servers a round trip.  So hold
- * twice as many, up to the whole deque, that thieves find a choice of
- * pieces public without asking (some of an unbalanced tree's are large).
- * But only while what the thieves took from here ran FI_PRUNE_WORTH_NS
- * or more per piece on average (they time each): where every piece is
- * tiny (a loop of small forks), more of them only make more steals, each
- * dearer than the piece, and the depth halves instead.  The average is
- * of the pieces themselves, not of the run's time per piece published,
- * which the many leaves that a shallow depth hands out on a deep tree
- * kept low: the depth then only halved (uts's binomial tree, untyped,
- * at 2 servers: one run in three took 2.4 times as long, with 200 000
- * steals).  A thief that asks only long after found plenty: halve it
- * too, down to FI_PRUNE_DEPTH, and prune more.  The run's first request
- * is no sign either way: every thief asks at a start.
- */
-static void adapt_depth(struct fi_deque *d)
-{
-    unsigned long now = fi_clock_ns(), since = now - d->answered_ns;
-    int worth = AO_load(&d->stolen_ns) >= FI_PRUNE_WORTH_NS * AO_load(&d->stolen_pieces);
-    if (d->answered_ns != 0 && since < FI_PRUNE_QUICK_NS && worth)
-        d->prune_depth = d->prune_depth < d->cap / 2 ? d->prune_depth * 2 : d->cap;
-    else if ((since > FI_PRUNE_SLOW_NS || !worth) && d->prune_depth / 2 >= FI_PRUNE_DEPTH)
-        d->prune_depth /= 2;
-    d->answered_ns = now;
-}
-
-/* Raise the peak of live slots to the bottom, if it is a new one. */
-static void note_peak(struct fi_deque *d)
-{
-    if (fi_bottom(d) > d->peak)
-        d->peak = fi_bottom(d);
-}
-
-static void push_slot(struct fi_deque *d, unsigned long kind, void (*fn)(void), long i, long j,
-                      void *arg)
-{
-    struct f_task_ *t = d->own->bottom_++;
-    *t = (struct f_task_){ .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg,
-                           .forks_ = t->forks_ + 1 };
-    note_peak(d);
-}
-
-/* A fork from the main thread between runs: a root filament, public at once. */
-static int fork_root(void (*fn)(void), long i, long j, void *arg)
-{
-    if (fi_check_main_between_runs() < 0)
-        return F_ESTATE;
-    if (fn == NULL)
-        return F_EINVAL;
-    struct fi_deque *d = &fi_lib.servers[fi_lib.any_next++ % (unsigned)fi_lib.nservers].deque;
-    if (fi_bottom(d) == d->cap)
-        return F_ENOMEM;
-    push_slot(d, F_KIND_VOID_, fn, i, j, arg);
-    fi_task_mark(d->own->bottom_ - 1);    /* public */
-    d->split = fi_bottom(d);
-    AO_store(&d->ts, FI_TS(0, d->split));
-    return F_OK;
-}
-
-/*
- * Has every server had work in this run?  Until then nothing is pruned to a
- * sequential version: the others are still waking up or taking their first
- * piece, and a subtree pruned near the root before they have work is a
- * piece that nobody can split (quad's skewed tree: one of 2 servers idle
- * 180-208 ms of a 0.30 s run, in about one run of three).  An
- * oversubscribed machine may take milliseconds to schedule them all, and a
- * small tree may have no work for some, so the wait ends after
- * FI_START_WAIT_NS whatever.
- */
-static int every_server_at_work(void)
-{
-    return AO_load(&fi_lib.unstarted) == 0 ||
-           fi_clock_ns() - fi_lib.run_posted_ns >= FI_START_WAIT_NS;
-}
-
-static int prune_now(const struct fi_deque *d, unsigned long kind, f_func seq)
-{
-    long threshold = fi_prune_threshold();
-    size_t held = fi_bottom(d) - oldest_held(d);
-    if (fi_bottom(d) == d->cap)
-        return 1;
-    if (kind != F_KIND_VOID_ || threshold == 0)    /* typed: a push is as cheap (f_fork(3)) */
-        return 0;
-    if (threshold > 0)
-        return held > (size_t)threshold;
-    return held >= d->prune_depth && AO_load(&d->splitreq) == 0 &&
-           (seq == NULL || every_server_at_work());
-}
-
-/* Room for one more pruned typed result: F_OK or F_ENOMEM. */
-static int reserve_pruned(struct fi_deque *d)
-{
-    if (d->npruned < d->pruned_cap)
-        return F_OK;
-    size_t n = d->pruned_cap ? d->pruned_cap * 2 : 64;
-    struct fi_pruned *p = fi_realloc(d->pruned, n * sizeof *p);
-    if (p == NULL)
-        return F_ENOMEM;
-    d->pruned = p;
-    d->pruned_cap = n;
-    return F_OK;
-}
-
-/*
- * A typed fork pruned in a full deque: run the child here, as a filament of
- * its own (its base is the capacity, so it forks only into kept results
- * too), then keep its result aside with its forker's base, for the sync.
- * The results the child kept and never synced (a program's error) lie
- * above the forker's own, from `kept` up: they are dropped first.  Room for
- * one more was reserved by fork_slow; the child's own forks only grow it.
- */
-static void run_pruned_typed(struct fi_server *me, struct f_task_ *t)
-{
-    struct fi_deque *d = &me->deque;
-    size_t kept = d->npruned;
-    fi_task_run(me, t);
-    d->npruned = kept;
-    d->pruned[d->npruned++] = (struct fi_pruned){ t->result_, fi_base(d) };
-    d->own->pruned_++;
-    fi_forkjoin_bounds(d);
-}
-
-/*
- * Every fork that the inline fast path did not take: from the main thread
- * (a root), a bad argument, a new peak, a full deque, pruning, a thief's
- * request.  F_OK, F_EINVAL, F_ESTATE or F_ENOMEM.
- */
-static int fork_slow(unsigned long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
-{
-    struct fi_server *me = fi_self;
-    if (me == NULL)
-        return kind != F_KIND_VOID_ ? F_ESTATE : fork_root(fn, i, j, arg);
-    if (me->creating)
-        return F_ESTATE;    /* not a filament: no parent to join it */
-    if (fn == NULL)
-        return F_EINVAL;
-    struct fi_deque *d = &me->deque;
-    if (AO_load(&d->splitreq) != 0) {
-        adapt_depth(d);
-        publish(me);    /* a thief asked: answer before pruning */
-    }
-    if (!prune_now(d, kind, seq)) {
-        push_slot(d, kind, fn, i, j, arg);
-        if (AO_load(&d->splitreq) != 0)
-            publish(me);
-        fi_forkjoin_bounds(d);
-        return F_OK;
-    }
-    if (seq != NULL) {
-        /* A pruned subtree runs without forks, so no thief's request gets
-         * an answer until it is done: leave thieves something first. */
-        AO_t ts = AO_load(&d->ts);
-        if (fi_lib.nservers > 1 && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
-            publish(me);
-        d->own->pruned_++;
-        seq(i, j, arg);
-        return F_OK;
-    }
-    if (kind != F_KIND_VOID_ && reserve_pruned(d) < 0)    /* typed: the deque is full */
-        return F_ENOMEM;
-    struct f_task_ t = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
-    if (kind != F_KIND_VOID_) {
-        run_pruned_typed(me, &t);
-        return F_OK;
-    }
-    fi_task_run(me, &t);
-    d->own->pruned_++;
-    return F_OK;
-}
-
-/* A fork with no inline fast path before it: push, or the slow path. */
-static int fork_any(unsigned long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
-{
-    struct f_deque_ *d = &f_deque_;
-    if (f_push_(d, d->bottom_, kind, fn, i, j, arg) == F_PUSHED_)
-        return F_OK;
-    return fork_slow(kind, fn, seq, i, j, arg);
-}
-
-int (f_fork)(f_func fn, long i, long j, void *arg)
-{
-    return fork_any(F_KIND_VOID_, (void (*)(void))fn, NULL, i, j, arg);
-}
-
-int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
-{
-    if (seq == NULL)
-        return fi_self == NULL && fi_check_main_between_runs() < 0 ? F_ESTATE : F_EINVAL;
-    return fork_any(F_KIND_VOID_, (void (*)(void))fn, seq, i, j, arg);
-}
-
-/*
- * Every sync the inline fast path did not take: a pruned result kept aside,
- * a public slot, untyped children above the typed one (forked after it and
- * not joined yet), or nothing to sync (0).  Only the calling filament's
- * children count: its slots from base up, its pruned results; with none,
- * its parent's typed child stays for the parent's sync.
- */
-static f_value sync_slow(struct fi_server *me, unsigned long kind)
-{
-    f_value none = { 0 };
-    struct fi_deque *d = &me->deque;
-    struct f_deque_ *o = d->own;
-    for (;;) {
-        if (d->npruned > 0 && d->pruned[d->npruned - 1].base == fi_base(d) &&
-            fi_bottom(d) == d->cap) {
-            f_value v = d->pruned[--d->npruned].result;
-            fi_forkjoin_bounds(d);
-            return v;
-        }
-        if (o->bottom_ <= o->base_)
-            return none;
-        unsigned long top_kind = fi_task_kind(o->bottom_ - 1);
-        if (top_kind == kind || top_kind == F_KIND_DONE_)
-            return pop(me)->result_;
-        if (top_kind != F_KIND_VOID_)
-            return none;    /* a sync of another type: not this one's */
-        pop(me);            /* forked after the typed one, not joined yet */
-    }
-}
-
-/* The calling server, if it may fork: a server outside its creator. */
-static struct fi_server *forking_server(void)
-{
-    struct fi_server *me = fi_self;
-    return me != NULL && !me->creating ? me : NULL;
-}
-
-/* The frame the inlines take after a typed fork or sync of the library's,
- * or from f_frame_here: the bottom, guarded where it is the base. */
-static void guard_frame(void)
-{
-    struct fi_server *me = forking_server();
-    if (me != NULL)
-        guard_base(&me->deque);
-}
-
-f_value f_sync_typed_(unsigned long kind)
-{
-    struct fi_server *me = forking_server();
-    f_value none = { 0 };
-    if (me == NULL)
-        return none;
-    f_value v = sync_slow(me, kind);
-    guard_frame();
-    return v;
-}
-
-int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg)
-{
-    int rc = fork_any(kind, fn, NULL, i, j, arg);
-    guard_frame();
-    return rc;
-}
-
-f_frame(f_frame_here)(void)
-{
-    guard_frame();
-    return f_deque_.bottom_;
-}
-
-/* The typed calls out of line: the inlines (filaments.h). */
-#define FI_TYPED(T, name)                                                                      \
-    int(f_fork_##name)(f_frame * fr, f_##name##_func fn, long i, long j, void *arg)            \
-    {                                                                                          \
-        return f_fork_##name(fr, fn, i, j, arg);                                               \
-    }                                                                                          \
-    T(f_sync_##name)(f_frame * fr, f_##name##_func fn)                                         \
-    {                                                                                          \
-        return f_sync_##name(fr, fn);                                                          \
-    }
-FI_TYPED(long, long)
-FI_TYPED(double, double)
-FI_TYPED(void *, ptr)
-
-/*
- * A typed root (f_run_long): the untyped root filament `typed_root` runs
- * the typed function's slot, a copy on the main thread's stack, as a
- * filament of its own with a frame at its base, as a thief runs a stolen
- * typed slot; its value stays in the copy, which the main thread reads
- * once f_parallel returns.  The root's own slot could not keep it: the
- * filaments that run after the root on its server reuse the slot.
- */
-static void typed_root(long unused, long unused2, void *task)
-{
-    fi_task_run(fi_self, task);
-}
-
-int fi_forkjoin_root_typed(struct f_task_ *t)
-{
-    return fork_root((void (*)(void))typed_root, 0, 0, t);
-}
-
-const struct fi_mechanism fi_forkjoin_mechanism = { .alloc = deques_alloc,
-                                                    .open = fi_forkjoin_open,
-                                                    .discard = discard_roots,
-                                                    .free = deques_free };

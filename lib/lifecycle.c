@@ -4,7 +4,7 @@
  * f_parallel and f_run_long's kin [paper §2, §4].
  *
  * It knows each mechanism only through the hooks of struct fi_mechanism
- * (internal.h), and calls them from the one list below, in its order (the
+ * (base.h), and calls them from the one list below, in its order (the
  * frees in the reverse one): adding a mechanism adds a line to the list.
  * The servers' threads are server.c's, the run loop is the scheduler's.
  */
@@ -12,7 +12,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "barrier.h"
+#include "forkjoin.h"
+#include "phase.h"
+#include "row.h"
+#include "rtc.h"
+#include "scheduler.h"
+#include "stats.h"
+#include "vararg.h"
+#include "memory.h"
+#include "env.h"
+#include "state.h"
 #include "wait.h"
 
 static const struct fi_mechanism *const mechanisms[] = {

@@ -11,7 +11,9 @@
  */
 #include <sched.h>
 
-#include "internal.h"
+#include "lock.h"
+#include "forkjoin.h"
+#include "state.h"
 
 _Static_assert(sizeof(AO_t) == sizeof(size_t), "f_lock word");
 

@@ -9,7 +9,8 @@
 #include <stdint.h>
 #include <sys/mman.h>
 
-#include "internal.h"
+#include "memory.h"
+#include "state.h"
 
 long fi_alloc_fail_at;             /* 0: never fail */
 static volatile AO_t alloc_count;  /* allocations since the hook was last set */

@@ -22,7 +22,12 @@
 #include <limits.h>
 #include <string.h>
 
+#include "phase.h"
+#include "create.h"
 #include "row.h"
+#include "memory.h"
+#include "env.h"
+#include "state.h"
 
 /* Argument blocks of variable-argument filaments, freed with their phase. */
 struct fi_blocks {

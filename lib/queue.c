@@ -3,7 +3,8 @@
  * chunks, moving to the next chunk, claiming from a shared queue.
  * The fast paths are static inline in queue.h.
  */
-#include "internal.h"
+#include "queue.h"
+#include "memory.h"
 
 /* Descriptors in a queue's first chunk, and at most in one: FI_CHUNK_MIN
  * and FI_CHUNK_MAX, or FILAMENTS_TEST_CHUNK's (env.c).  Set by the main

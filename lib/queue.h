@@ -14,6 +14,8 @@
 #ifndef FI_QUEUE_H
 #define FI_QUEUE_H
 
+#include "base.h"
+
 struct fi_chunk {
     volatile AO_t next;   /* struct fi_chunk *, published with release by the pusher */
     volatile AO_t head;   /* first slot not yet taken (CAS in a shared queue) */

@@ -7,7 +7,8 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "internal.h"
+#include "memory.h"
+#include "state.h"
 
 struct reduction_box {
     struct fi_owned owned;

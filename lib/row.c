@@ -3,6 +3,7 @@
  * (f_set_range_version), and running a row from outside a pass (row.h).
  */
 #include "row.h"
+#include "memory.h"
 
 int f_set_range_version(f_func point, f_range_func range)
 {

@@ -14,7 +14,7 @@
 
 #include <limits.h>
 
-#include "internal.h"
+#include "state.h"
 
 /* A row: j_last inclusive, so that a row may end at LONG_MAX.  The inline
  * f_iterative_thread in filaments.h extends the last run of a server
@@ -94,5 +94,7 @@ static inline int fi_row_run(const struct fi_row *r, struct fi_range_cache *c, i
         fi_walk_points(r->fn, r->i, (unsigned long)r->j_first, 1, more, r->arg);
     return 0;
 }
+
+FI_HIDDEN extern const struct fi_mechanism fi_row_mechanism;
 
 #endif /* FI_ROW_H */

@@ -15,8 +15,13 @@
  */
 #include <stdint.h>
 
-#include "internal.h"
+#include "rtc.h"
+#include "create.h"
 #include "row.h"
+#include "lock.h"
+#include "scheduler.h"
+#include "env.h"
+#include "state.h"
 #include "wait.h"
 
 static void run_desc(const struct fi_desc *d)

@@ -8,7 +8,7 @@
  * circular order, until a phase's sequential code returns F_DONE.
  *
  * The scheduler calls down, and nothing below calls it: the kinds of
- * filaments each give it the same four operations (internal.h, "What the
+ * filaments each give it the same four operations (scheduler.h, "What the
  * scheduler needs of each kind"): drain the server's own work, say whether
  * there is work an idle server could take, take some and run it, and ask
  * for more; the iterative kind gives passes and barrier code (phase.c);
@@ -33,8 +33,26 @@
  * the barrier once more, and the last to arrive ends the episode.
  * doc/design.md, "Episodes", has the states and the proof.
  */
-#include "internal.h"
+#include "scheduler.h"
+#include "barrier.h"
+#include "forkjoin.h"
+#include "phase.h"
+#include "rtc.h"
+#include "steal.h"
+#include "state.h"
 #include "wait.h"
+
+/* What an episode is [paper §4.4]. */
+enum fi_episode_kind {
+    FI_EPISODE_ONCE,  /* RTC and fork/join filaments: once each */
+    FI_EPISODE_PASS,  /* one pass over an iterative phase */
+    FI_EPISODE_DONE   /* the run is over */
+};
+
+struct fi_episode {
+    enum fi_episode_kind kind;
+    int phase;
+};
 
 /* f_initialize: no episode is dynamic, settling or settled. */
 static int sched_alloc(const struct fi_env *env)

@@ -16,7 +16,8 @@
 #include <sched.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "server.h"
+#include "state.h"
 #include "wait.h"
 
 /* Each server's thread, at its start and its end (fi_servers_start). */

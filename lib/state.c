@@ -5,7 +5,7 @@
  * the life cycle that writes most of it, so that every mechanism can read
  * it without linking to the mechanisms above it.
  */
-#include "internal.h"
+#include "state.h"
 
 struct fi_lib fi_lib = { .state = FI_UNINIT };
 __thread struct fi_server *fi_self;

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "stats.h"
+#include "forkjoin.h"
+#include "state.h"
 
 static void add(struct f_stats *sum, const struct f_stats *s)
 {

@@ -12,7 +12,8 @@
  * slots.  Running what was claimed, and the owner's side of the protocol,
  * are fork/join's (forkjoin.c); doc/design.md, "Fork/join", has the states.
  */
-#include "internal.h"
+#include "steal.h"
+#include "state.h"
 
 /* Ask the owner for work: its next fork takes the slow path and publishes. */
 void fi_steal_request(struct fi_server *victim)

@@ -11,7 +11,12 @@
 #include <stdarg.h>
 #include <string.h>
 
-#include "internal.h"
+#include "vararg.h"
+#include "create.h"
+#include "phase.h"
+#include "rtc.h"
+#include "memory.h"
+#include "state.h"
 
 struct vblock {
     f_vfunc fn;

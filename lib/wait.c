@@ -12,7 +12,6 @@
 #include <sched.h>
 #include <time.h>
 
-#include "internal.h"
 #include "wait.h"
 
 int fi_waitset_init(struct fi_waitset *w)

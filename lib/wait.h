@@ -7,6 +7,19 @@
 #ifndef FI_WAIT_H
 #define FI_WAIT_H
 
+#include <pthread.h>
+
+#include "base.h"
+
+/* Threads asleep until a word they wait for changes: the servers (parked,
+ * idle, at a barrier) or the main thread (in f_parallel).  `sleepers` is
+ * written by every waiter and read by every waker (wait.c). */
+struct fi_waitset {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    volatile AO_t sleepers;  /* threads in (or entering) cond_wait */
+};
+
 /* True when the waiter should stop waiting.  Must only read shared words. */
 typedef int (*fi_ready_fn)(void *ctx);
 

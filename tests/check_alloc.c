@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "memory.h"
 #include "tests.h"
 
 /* Filaments created by the program, by kind. */

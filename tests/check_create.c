@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"    /* fi_alloc_fail_reset: failure injection */
+#include "memory.h"    /* fi_alloc_fail_reset: failure injection */
 #include "tests.h"
 
 /* --------------------------------------------------------------- jobs */

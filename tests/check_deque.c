@@ -18,7 +18,8 @@
 #include <sched.h>
 #include <stdatomic.h>
 
-#include "internal.h"
+#include "state.h"
+#include "steal.h"
 
 static struct fi_deque *my_deque(void)
 {

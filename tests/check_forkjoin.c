@@ -20,7 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "internal.h"    /* fi_alloc_fail_reset, FI_DEQUE_SLOTS: failure injection, the cap */
+#include "memory.h"    /* fi_alloc_fail_reset, FI_DEQUE_SLOTS: failure injection, the cap */
 
 /* The deadlock watchdog of the tests that deadlock while a known bug
  * stands: their runs take milliseconds. */

@@ -9,7 +9,8 @@
 #include <sched.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "memory.h"  /* fi_alloc_fail_reset */
+#include "queue.h"
 #include "tests.h"
 
 static struct fi_desc desc(long i)

@@ -1,0 +1,25 @@
+/*
+ * env.h - the environment variables, read in one place (env.c) by
+ * f_initialize, which hands them to each mechanism's alloc hook.
+ */
+#ifndef FI_ENV_H
+#define FI_ENV_H
+
+#include "base.h"
+
+struct fi_env {
+    int servers;   /* 0: unset */
+    long prune;
+    int stats;
+    int bind;      /* FILAMENTS_BIND: 1 one CPU per server, 0 none, FI_BIND_AUTO (unset):
+                      1 where the servers are as many as the allowed CPUs (server.c) */
+    long deque_slots;  /* FILAMENTS_DEQUE, or FI_DEQUE_SLOTS */
+    /* For tests only, to reach the rare paths: FILAMENTS_TEST_CHUNK, or
+     * FI_CHUNK_MIN and FI_CHUNK_MAX; FILAMENTS_TEST_FANIN, or FI_BARRIER_FANIN. */
+    long chunk_min, chunk_max;
+    int fanin;
+};
+#define FI_BIND_AUTO (-1)
+FI_HIDDEN FI_MUST_CHECK int fi_env_read(struct fi_env *env);
+
+#endif /* FI_ENV_H */

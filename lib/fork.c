@@ -1,0 +1,275 @@
+/*
+ * fork.c - the forks that the inline fast path did not take: from the main
+ * thread (root filaments), in a deque at its bound (a thief's request for
+ * work, a new peak), or pruned [paper §2.3, §4.5]; publishing half of the
+ * private slots at a thief's request; and pruning.
+ *
+ * Pruning: with F_PRUNE_AUTO a fork is a plain call while the server holds
+ * FI_PRUNE_DEPTH children already (that no thief has claimed: public or
+ * private) and no thief has asked for work; with a threshold N, while it
+ * holds more than N; never with 0.  Publishing does not change what the
+ * server holds, so answering a thief does not make it fork more.  A pruned
+ * fork of f_fork_seq calls the sequential version; before it does, the
+ * server publishes its private children, so that thieves find the large,
+ * old ones while it runs the pruned subtree.  Typed forks are pruned only
+ * in a full deque (their push and inline sync cost no more than a call):
+ * the child runs at once and its result goes aside in `pruned`, above
+ * every slot, until a join frees a slot for it (a slot of kind
+ * F_KIND_DONE_) or its sync takes it.
+ *
+ * Owner only, or the main thread between runs (roots); thieves only ask,
+ * through splitreq and the bounds (deque.c, steal.c).
+ */
+#include "forkjoin.h"
+#include "memory.h"
+#include "state.h"
+#include "wait.h"
+
+void f_set_prune(long threshold)
+{
+    AO_store(&fi_lib.prune, (AO_t)(threshold < 0 ? F_PRUNE_AUTO : threshold));
+    if (fi_self != NULL)
+        fi_forkjoin_bounds(&fi_self->deque);
+}
+
+long f_get_prune(void)
+{
+    return fi_prune_threshold();
+}
+
+/* Owner: make half of the private slots public (at least one).  Not in
+ * barrier code, which runs alone, children included (f_fork(3)): the
+ * others wait at the barrier, where they could steal. */
+static void publish(struct fi_server *me)
+{
+    struct fi_deque *d = &me->deque;
+    size_t private = fi_bottom(d) - d->split;
+    if (private == 0 || me->in_barrier)
+        return;    /* leave the request standing for the next fork */
+    size_t split = d->split + (private + 1) / 2;
+    for (size_t k = d->split; k < split; ++k)
+        fi_task_mark(&d->own->slot_[k]);    /* no inline pop takes a public slot */
+    AO_t ts = AO_load(&d->ts);
+    /* Full: the slots before the new split, marks and all, to a thief's acquiring CAS;
+     * and our store of ts before our look at the sleepers. */
+    while (!AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), split)))
+        ts = AO_load(&d->ts);
+    d->split = split;
+    AO_store(&d->splitreq, 0);
+    fi_forkjoin_bounds(d);
+    if (AO_load(&fi_lib.servers_wait.sleepers) != 0)
+        fi_wake_all(&fi_lib.servers_wait);
+}
+
+/*
+ * F_PRUNE_AUTO's depth, at a thief's request.  A thief that asks again
+ * soon after the last request found little in what it took: the children
+ * this server held were small pieces (an unbalanced tree's, most of them
+ * leaves), and each request costs both servers a round trip.  So hold
+ * twice as many, up to the whole deque, that thieves find a choice of
+ * pieces public without asking (some of an unbalanced tree's are large).
+ * But only while what the thieves took from here ran FI_PRUNE_WORTH_NS
+ * or more per piece on average (they time each): where every piece is
+ * tiny (a loop of small forks), more of them only make more steals, each
+ * dearer than the piece, and the depth halves instead.  The average is
+ * of the pieces themselves, not of the run's time per piece published,
+ * which the many leaves that a shallow depth hands out on a deep tree
+ * kept low: the depth then only halved (uts's binomial tree, untyped,
+ * at 2 servers: one run in three took 2.4 times as long, with 200 000
+ * steals).  A thief that asks only long after found plenty: halve it
+ * too, down to FI_PRUNE_DEPTH, and prune more.  The run's first request
+ * is no sign either way: every thief asks at a start.
+ */
+static void adapt_depth(struct fi_deque *d)
+{
+    unsigned long now = fi_clock_ns(), since = now - d->answered_ns;
+    int worth = AO_load(&d->stolen_ns) >= FI_PRUNE_WORTH_NS * AO_load(&d->stolen_pieces);
+    if (d->answered_ns != 0 && since < FI_PRUNE_QUICK_NS && worth)
+        d->prune_depth = d->prune_depth < d->cap / 2 ? d->prune_depth * 2 : d->cap;
+    else if ((since > FI_PRUNE_SLOW_NS || !worth) && d->prune_depth / 2 >= FI_PRUNE_DEPTH)
+        d->prune_depth /= 2;
+    d->answered_ns = now;
+}
+
+/* Raise the peak of live slots to the bottom, if it is a new one. */
+static void note_peak(struct fi_deque *d)
+{
+    if (fi_bottom(d) > d->peak)
+        d->peak = fi_bottom(d);
+}
+
+static void push_slot(struct fi_deque *d, unsigned long kind, void (*fn)(void), long i, long j,
+                      void *arg)
+{
+    struct f_task_ *t = d->own->bottom_++;
+    *t = (struct f_task_){ .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg,
+                           .forks_ = t->forks_ + 1 };
+    note_peak(d);
+}
+
+/* A fork from the main thread between runs: a root filament, public at once. */
+static int fork_root(void (*fn)(void), long i, long j, void *arg)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    if (fn == NULL)
+        return F_EINVAL;
+    struct fi_deque *d = &fi_lib.servers[fi_lib.any_next++ % (unsigned)fi_lib.nservers].deque;
+    if (fi_bottom(d) == d->cap)
+        return F_ENOMEM;
+    push_slot(d, F_KIND_VOID_, fn, i, j, arg);
+    fi_task_mark(d->own->bottom_ - 1);    /* public */
+    d->split = fi_bottom(d);
+    AO_store(&d->ts, FI_TS(0, d->split));
+    return F_OK;
+}
+
+/*
+ * Has every server had work in this run?  Until then nothing is pruned to a
+ * sequential version: the others are still waking up or taking their first
+ * piece, and a subtree pruned near the root before they have work is a
+ * piece that nobody can split (quad's skewed tree: one of 2 servers idle
+ * 180-208 ms of a 0.30 s run, in about one run of three).  An
+ * oversubscribed machine may take milliseconds to schedule them all, and a
+ * small tree may have no work for some, so the wait ends after
+ * FI_START_WAIT_NS whatever.
+ */
+static int every_server_at_work(void)
+{
+    return AO_load(&fi_lib.unstarted) == 0 ||
+           fi_clock_ns() - fi_lib.run_posted_ns >= FI_START_WAIT_NS;
+}
+
+static int prune_now(const struct fi_deque *d, unsigned long kind, f_func seq)
+{
+    long threshold = fi_prune_threshold();
+    size_t held = fi_bottom(d) - fi_deque_oldest_held(d);
+    if (fi_bottom(d) == d->cap)
+        return 1;
+    if (kind != F_KIND_VOID_ || threshold == 0)    /* typed: a push is as cheap (f_fork(3)) */
+        return 0;
+    if (threshold > 0)
+        return held > (size_t)threshold;
+    return held >= d->prune_depth && AO_load(&d->splitreq) == 0 &&
+           (seq == NULL || every_server_at_work());
+}
+
+/* Room for one more pruned typed result: F_OK or F_ENOMEM. */
+static int reserve_pruned(struct fi_deque *d)
+{
+    if (d->npruned < d->pruned_cap)
+        return F_OK;
+    size_t n = d->pruned_cap ? d->pruned_cap * 2 : 64;
+    struct fi_pruned *p = fi_realloc(d->pruned, n * sizeof *p);
+    if (p == NULL)
+        return F_ENOMEM;
+    d->pruned = p;
+    d->pruned_cap = n;
+    return F_OK;
+}
+
+/*
+ * A typed fork pruned in a full deque: run the child here, as a filament of
+ * its own (its base is the capacity, so it forks only into kept results
+ * too), then keep its result aside with its forker's base, for the sync.
+ * The results the child kept and never synced (a program's error) lie
+ * above the forker's own, from `kept` up: they are dropped first.  Room for
+ * one more was reserved by fork_slow; the child's own forks only grow it.
+ */
+static void run_pruned_typed(struct fi_server *me, struct f_task_ *t)
+{
+    struct fi_deque *d = &me->deque;
+    size_t kept = d->npruned;
+    fi_task_run(me, t);
+    d->npruned = kept;
+    d->pruned[d->npruned++] = (struct fi_pruned){ t->result_, fi_base(d) };
+    d->own->pruned_++;
+    fi_forkjoin_bounds(d);
+}
+
+/*
+ * Every fork that the inline fast path did not take: from the main thread
+ * (a root), a bad argument, a new peak, a full deque, pruning, a thief's
+ * request.  F_OK, F_EINVAL, F_ESTATE or F_ENOMEM.
+ */
+static int fork_slow(unsigned long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
+{
+    struct fi_server *me = fi_self;
+    if (me == NULL)
+        return kind != F_KIND_VOID_ ? F_ESTATE : fork_root(fn, i, j, arg);
+    if (me->creating)
+        return F_ESTATE;    /* not a filament: no parent to join it */
+    if (fn == NULL)
+        return F_EINVAL;
+    struct fi_deque *d = &me->deque;
+    if (AO_load(&d->splitreq) != 0) {
+        adapt_depth(d);
+        publish(me);    /* a thief asked: answer before pruning */
+    }
+    if (!prune_now(d, kind, seq)) {
+        push_slot(d, kind, fn, i, j, arg);
+        if (AO_load(&d->splitreq) != 0)
+            publish(me);
+        fi_forkjoin_bounds(d);
+        return F_OK;
+    }
+    if (seq != NULL) {
+        /* A pruned subtree runs without forks, so no thief's request gets
+         * an answer until it is done: leave thieves something first. */
+        AO_t ts = AO_load(&d->ts);
+        if (fi_lib.nservers > 1 && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
+            publish(me);
+        d->own->pruned_++;
+        seq(i, j, arg);
+        return F_OK;
+    }
+    if (kind != F_KIND_VOID_ && reserve_pruned(d) < 0)    /* typed: the deque is full */
+        return F_ENOMEM;
+    struct f_task_ t = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
+    if (kind != F_KIND_VOID_) {
+        run_pruned_typed(me, &t);
+        return F_OK;
+    }
+    fi_task_run(me, &t);
+    d->own->pruned_++;
+    return F_OK;
+}
+
+/* A fork with no inline fast path before it: push, or the slow path. */
+int fi_forkjoin_fork(unsigned long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
+{
+    struct f_deque_ *d = &f_deque_;
+    if (f_push_(d, d->bottom_, kind, fn, i, j, arg) == F_PUSHED_)
+        return F_OK;
+    return fork_slow(kind, fn, seq, i, j, arg);
+}
+
+int (f_fork)(f_func fn, long i, long j, void *arg)
+{
+    return fi_forkjoin_fork(F_KIND_VOID_, (void (*)(void))fn, NULL, i, j, arg);
+}
+
+int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
+{
+    if (seq == NULL)
+        return fi_self == NULL && fi_check_main_between_runs() < 0 ? F_ESTATE : F_EINVAL;
+    return fi_forkjoin_fork(F_KIND_VOID_, (void (*)(void))fn, seq, i, j, arg);
+}
+
+/*
+ * A typed root (f_run_long): the untyped root filament `typed_root` runs
+ * the typed function's slot, a copy on the main thread's stack, as a
+ * filament of its own with a frame at its base, as a thief runs a stolen
+ * typed slot; its value stays in the copy, which the main thread reads
+ * once f_parallel returns.  The root's own slot could not keep it: the
+ * filaments that run after the root on its server reuse the slot.
+ */
+static void typed_root(long unused, long unused2, void *task)
+{
+    fi_task_run(fi_self, task);
+}
+
+int fi_forkjoin_root_typed(struct f_task_ *t)
+{
+    return fork_root((void (*)(void))typed_root, 0, 0, t);
+}

@@ -1,0 +1,26 @@
+/*
+ * phase.h - iterative phases [paper §2.2, §4.4] (phase.c): passes for the
+ * scheduler, barrier code, and creation.  The phases are written by the
+ * main thread between runs (fi_lib.phases; state.h).
+ */
+#ifndef FI_PHASE_H
+#define FI_PHASE_H
+
+#include "base.h"
+#include "state.h"
+
+FI_HIDDEN void fi_phase_pass(struct fi_server *me, int phase);
+static inline int fi_phases_count(void)
+{
+    return fi_lib.nphases;
+}
+FI_HIDDEN f_seq_func fi_phase_seq(int phase, void **arg);  /* the phase's barrier code */
+FI_HIDDEN FI_MUST_CHECK int fi_phase_adopt(void *block);
+FI_HIDDEN void fi_phase_cursors_open(int open);
+FI_HIDDEN void fi_phase_disown_last(void);
+FI_HIDDEN void fi_phase_creator_open(struct fi_server *me);
+FI_HIDDEN void fi_phase_creator_close(void);
+FI_HIDDEN void fi_phase_creator_undo(struct fi_server *s);
+FI_HIDDEN extern const struct fi_mechanism fi_phase_mechanism;
+
+#endif /* FI_PHASE_H */
