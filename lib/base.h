@@ -29,8 +29,8 @@
 #endif
 
 /* A filament [paper §4.1]: code and arguments, 32 bytes, no link, no stack.
- * The same layout as filaments.h's struct f_desc_, which the inline
- * creation path writes. */
+ * The same layout as struct f_desc_ (filaments/inline-private.h), which the
+ * inline creation path writes. */
 struct fi_desc {
     f_func fn;
     long i;

@@ -4,9 +4,9 @@
  * server's thread (its owner's part moves into the thread's f_deque_,
  * where filaments.h's inline fork, join and sync find it), and the bounds
  * that keep those inline paths off what only the library may do: a fork
- * past `limit` or `prune`, a pop of a marked slot (deque.h; forkjoin.c
- * takes the paths they fall back on; doc/design.md, "Fork/join", has the
- * states).
+ * past `limit` or `prune`, a pop of a marked slot (deque.h; fork.c and
+ * forkjoin.c take the paths they fall back on; doc/design.md, "Fork/join",
+ * has the states).
  *
  * Owner only, or the main thread between runs: everything but the bounds
  * `limit` and `peak`, which a thief zeroes (atomic) to ask for work

@@ -12,12 +12,12 @@
  * `done` into its slot, which the owner's join waits for: only children
  * that ran on another server touch a shared word.
  *
- * The owner's part (struct f_deque_, filaments.h) is what the inline fast
- * paths of f_fork, f_join and the typed forks read and write, in the
- * server's thread; its bounds and the marks in the slots' words keep them
- * off everything else: a fork at bottom >= limit and a pop of a marked
- * slot go through forkjoin.c, which keeps both right (fi_forkjoin_bounds,
- * the marks of publish and of a filament's base).  doc/design.md,
+ * The owner's part (struct f_deque_, filaments/inline-private.h) is what
+ * the inline fast paths of f_fork, f_join and the typed forks read and
+ * write, in the server's thread; its bounds and the marks in the slots'
+ * words keep them off everything else: a fork at bottom >= limit and a pop
+ * of a marked slot go through fork.c and forkjoin.c, which keep both right
+ * (fi_forkjoin_bounds, the marks of publish and of a filament's base).  doc/design.md,
  * "Fork/join", has the states.
  */
 #ifndef FI_DEQUE_H
@@ -31,15 +31,15 @@ _Static_assert(sizeof(AO_t) == sizeof(unsigned long) && sizeof(AO_t) == sizeof(v
 _Static_assert(sizeof(void (*)(void)) == sizeof(unsigned long) && sizeof(long) == 8,
                "a slot's word holds a function's address below 2^56 and its kind above");
 
-/* A slot's word, taken apart (filaments.h, struct f_task_). */
+/* A slot's word, taken apart (filaments/inline-private.h, struct f_task_). */
 static inline unsigned long fi_task_kind(const struct f_task_ *t)
 {
     return t->word_ >> F_KIND_SHIFT_ & F_KIND_BITS_;
 }
 
-/* The mark that keeps the inline pops off a slot (filaments.h, F_MARK_):
- * the owner's alone to set and take off, while the slot is private, or
- * before it publishes it. */
+/* The mark that keeps the inline pops off a slot (F_MARK_,
+ * filaments/inline-private.h): the owner's alone to set and take off, while
+ * the slot is private, or before it publishes it. */
 static inline int fi_task_marked(const struct f_task_ *t)
 {
     return (t->word_ >> F_KIND_SHIFT_ & F_MARK_) != 0;
@@ -77,10 +77,10 @@ struct fi_deque {
      * that the owner's next fork goes through the slow path and publishes. */
     _Alignas(FI_CACHE_LINE) volatile AO_t splitreq;
     /* F_PRUNE_AUTO: what thieves took from here in this run, the pieces and
-     * the time they ran (forkjoin.c, adapt_depth).  Thieves add. */
+     * the time they ran (fork.c, adapt_depth).  Thieves add. */
     volatile AO_t stolen_pieces, stolen_ns;
     /* The owner's part, which the inline fast paths use: the server thread's
-     * f_deque_ while its fast paths are open, else `home` (forkjoin.c,
+     * f_deque_ while its fast paths are open, else `home` (deque.c,
      * fi_forkjoin_open).  Thieves zero its limit_ and peak_. */
     struct f_deque_ *own;
     /* Owner only. */
@@ -91,7 +91,7 @@ struct fi_deque {
     size_t npruned, pruned_cap;
     size_t peak;
     /* F_PRUNE_AUTO: the children held before a fork is pruned, and when the
-     * last thief's request was answered (forkjoin.c, adapt_depth). */
+     * last thief's request was answered (fork.c, adapt_depth). */
     size_t prune_depth;
     unsigned long answered_ns;
     /* The forks pushed here are the sum of the slots' counts (below peak)

@@ -40,7 +40,7 @@ static void *server_main(void *arg)
     f_self_slot_ = (size_t)me->index * FI_CACHE_LINE;
     struct run_wait w = { .gen = 0 };
     open_server(me, 1);
-    /* Release: what open moved into this thread (the deque, forkjoin.c),
+    /* Release: what open moved into this thread (the deque, deque.c),
      * before the main thread forks into it; pairs with all_started. */
     if (AO_fetch_and_add1_release(&fi_lib.started) == (AO_t)fi_lib.nservers - 1)
         fi_wake_all(&fi_lib.main_wait);

@@ -32,7 +32,7 @@ struct fi_lib {
     struct fi_server *servers;
     struct fi_barrier_node *barrier_nodes;  /* the barrier's tree, level by level (barrier.c) */
     /* The pruning threshold (a long): set by the main thread or by a
-     * filament (f_set_prune), read by each server's slow paths (forkjoin.c). */
+     * filament (f_set_prune), read by each server's slow paths (fork.c). */
     volatile AO_t prune;
 
     /* Main thread only, between runs. */
@@ -63,7 +63,7 @@ struct fi_lib {
     void (*job)(struct fi_server *me);
     volatile AO_t shutdown;
     /* Servers that have had no work yet in the current run, and when it was
-     * posted (fi_clock_ns): f_fork_seq's pruning waits for them (forkjoin.c).
+     * posted (fi_clock_ns): f_fork_seq's pruning waits for them (fork.c).
      * Each server decrements it once (fi_count_at_work). */
     _Alignas(FI_CACHE_LINE) volatile AO_t unstarted;
     unsigned long run_posted_ns;

@@ -53,7 +53,7 @@ _Static_assert(FI_CLAIM_BATCH >= 1, "FI_CLAIM_BATCH");
 
 /* Fork/join slots per server (64 bytes each, touched as used), unless
  * FILAMENTS_DEQUE says otherwise; a fork that finds the deque full runs
- * its child as a call (forkjoin.c). */
+ * its child as a call (fork.c). */
 #ifndef FI_DEQUE_SLOTS
 #define FI_DEQUE_SLOTS (1UL << 16)
 #endif
@@ -64,7 +64,7 @@ _Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SL
  * FI_PRUNE_QUICK_NS of the last one (up to the deque's capacity) while the
  * pieces thieves took from the server ran FI_PRUNE_WORTH_NS or more on
  * average; else halved, and at each request that comes more than
- * FI_PRUNE_SLOW_NS after the last (forkjoin.c, adapt_depth).  A request and its answer cost the two
+ * FI_PRUNE_SLOW_NS after the last (fork.c, adapt_depth).  A request and its answer cost the two
  * servers about a microsecond, a steal from the public part a fraction of
  * one: a thief that comes back within 50 us found pieces too small to pay
  * for many round trips, and pieces that last 10 us each pay for their
@@ -84,7 +84,7 @@ _Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SL
 _Static_assert(FI_PRUNE_DEPTH >= 1 && FI_PRUNE_SLOW_NS >= FI_PRUNE_QUICK_NS, "FI_PRUNE_DEPTH");
 
 /* F_PRUNE_AUTO, f_fork_seq: the longest a run waits for every server to
- * have work before it prunes to sequential versions (forkjoin.c). */
+ * have work before it prunes to sequential versions (fork.c). */
 #ifndef FI_START_WAIT_NS
 #define FI_START_WAIT_NS 500000UL
 #endif

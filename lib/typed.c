@@ -6,7 +6,7 @@
  * A typed fork's slot is popped by its sync, in reverse order of forking;
  * untyped children forked after it and not joined yet are joined first.
  * A typed fork pruned in a full deque left its result aside in `pruned`
- * (forkjoin.c), where its sync finds it.  The inlines take their frame at
+ * (fork.c), where its sync finds it.  The inlines take their frame at
  * the bottom after each call here, and the slot below a filament's first
  * child is guarded (deque.h) so that no sync through that frame pops a
  * slot of another filament's (doc/design.md, "Whose slots").
