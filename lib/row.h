@@ -5,7 +5,7 @@
  * filaments).
  *
  * Below the two kinds that store rows: the runs of iterative filaments
- * (phase.c) and the packed rows of RTC filaments (rtc.c).  Neither calls
+ * (phase.c) and the packed rows of RTC filaments (pack.c).  Neither calls
  * the other: both call down to here.  Range versions are named by the main
  * thread between runs and read-only during a run (row.c).
  */

@@ -53,7 +53,7 @@ struct fi_server {
     struct f_stats stats;  /* plain increments; f_reset_stats between runs (stats.c) */
     /* Main thread, between runs (or the owner in its creator): slots
      * [pack_floor, packed) of pinned's chunk pack_chunk are packed, and no
-     * row reaches below pack_floor; SIZE_MAX: that chunk is packed for good (rtc.c). */
+     * row reaches below pack_floor; SIZE_MAX: that chunk is packed for good (pack.c). */
     struct fi_chunk *pack_chunk;
     size_t packed;
     size_t pack_floor;
