@@ -8,7 +8,10 @@
  *
  *   fil        f_fork/f_join, each child's value in a struct in the
  *              parent's frame; the library's pruning (F_PRUNE_AUTO unless
- *              FILAMENTS_PRUNE says otherwise).
+ *              FILAMENTS_PRUNE says otherwise).  A pruned fork runs the
+ *              leaving branch at once, before the taking one, so this
+ *              program explores in another order than the sequential one
+ *              and may expand more branches (f_fork(3), "Pruning").
  *   fil-typed  f_fork_long/f_sync_long: each child returns its value, as
  *              a call would.
  *
