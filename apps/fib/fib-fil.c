@@ -66,7 +66,11 @@ static void run(struct fib *p, int servers, long prune, f_func root)
     app_check_f(f_initialize(servers), "f_initialize");
     f_set_prune(prune);
     if (root != NULL) {
-        app_check_f(f_fork(root, p->n, 0, &p->result), "f_fork");
+        /* Out of line: from the main thread a fork always goes to the
+         * library, and the inline path's call of root, copied into each
+         * caller of run, made gcc stop splitting the leaf test out of
+         * fib_fork (29.4 instead of 22.8 instructions per pruned call). */
+        app_check_f((f_fork)(root, p->n, 0, &p->result), "f_fork");
         app_check_f(f_parallel(), "f_parallel");
     } else {
         app_check_f(f_run_long(fib_typed, p->n, 0, NULL, &p->result), "f_run_long");
