@@ -358,9 +358,8 @@ finish(struct fi_server *me, struct fi_episode e, long episode, struct fi_trace_
 }
 
 /* The pass of episode e if it is one, then the server's own work. */
-static inline __attribute__((always_inline)) void run_own(struct fi_server *me,
-                                                          struct fi_episode e, long episode,
-                                                          struct fi_trace_buf *trace)
+static inline __attribute__((always_inline)) void run_own(struct fi_server *me, struct fi_episode e,
+                                                          long episode, struct fi_trace_buf *trace)
 {
     unsigned long start = fi_trace_now(trace);
     if (e.kind == FI_EPISODE_PASS) {
@@ -369,8 +368,8 @@ static inline __attribute__((always_inline)) void run_own(struct fi_server *me,
         if (trace != NULL)
             fi_phase_pass_shape(me, e.phase, &backward, &filaments);
         fi_phase_pass(me, e.phase);
-        start = fi_trace_span(trace, FI_TRACE_PASS, start, e.phase, episode, backward,
-                              (long)filaments);
+        start =
+            fi_trace_span(trace, FI_TRACE_PASS, start, e.phase, episode, backward, (long)filaments);
     }
     unsigned long ran_before = trace != NULL ? me->stats.filaments_run : 0;
     int ran = drain(me);
