@@ -212,7 +212,8 @@ F_API void f_free(void *p);
 #define F_ERRORS(X)                                                            \
     X(F_EINVAL, -1, "invalid argument")                                        \
     X(F_ENOMEM, -2, "out of memory")                                           \
-    X(F_ESTATE, -3, "call not allowed at this point")
+    X(F_ESTATE, -3, "call not allowed at this point")                         \
+    X(F_EIO, -4, "file could not be opened or written")
 
 #define F_ERROR_ENUM_(name, value, text) name = value,
 enum { F_ERRORS(F_ERROR_ENUM_) };
@@ -241,6 +242,14 @@ struct f_stats {
 /* server = 0 .. f_num_servers()-1, or F_ANY for the sum (peak: the maximum). */
 F_API int f_get_stats(int server, struct f_stats *out);
 F_API int f_reset_stats(void);
+
+/* -------------------------------------------------------- schedule trace */
+
+/* From the main thread between runs: record each server's passes,
+ * barriers, steals and waits into a JSON trace (Perfetto, chrome://tracing)
+ * written to path by f_trace_stop or f_finalize; FILAMENTS_TRACE too. */
+F_API int f_trace_start(const char *path);
+F_API int f_trace_stop(void);
 
 /* --------------------------------------------------- events from outside */
 

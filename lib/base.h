@@ -64,6 +64,7 @@ struct fi_mechanism {
     void (*begin_run)(void);     /* f_parallel, creation closed, the servers not yet woken */
     void (*end_run)(void);       /* f_parallel, the servers back: the run consumed it all */
     void (*print_stats)(void);   /* f_finalize, FILAMENTS_STATS=1 */
+    void (*finalize)(void);      /* f_finalize, servers stopped: what outlives the library */
     void (*discard)(fi_discard_fn drop);  /* f_finalize, servers stopped: what never ran */
     void (*free)(void);          /* f_finalize after every discard, or alloc's undo */
 };

@@ -34,6 +34,7 @@
 #include "rtc.h"
 #include "vararg.h"
 #include "state.h"
+#include "trace.h"
 
 /* Server me's part, on its own thread, in place of a run (fi_servers_each). */
 static void create_here(struct fi_server *me)
@@ -44,7 +45,9 @@ static void create_here(struct fi_server *me)
     fi_forkjoin_open(me, 0);
     f_creator_.server_ = me->index;
     me->creating = 1;
+    unsigned long start = fi_trace_now(me->trace);
     int rc = fi_lib.create(me->index, fi_lib.nservers, fi_lib.create_arg);
+    fi_trace_span(me->trace, FI_TRACE_CREATOR, start, fi_trace.calls, rc, 0, 0);
     me->creating = 0;
     f_creator_.server_ = -1;
     fi_forkjoin_open(me, 1);
@@ -61,6 +64,7 @@ int f_create_per_server(f_create_func create, void *arg)
     if (create == NULL)
         return F_EINVAL;
     AO_store(&fi_lib.state, FI_RUNNING);
+    fi_trace_call_begin();
     fi_rtc_cursors_open(0);    /* their tails written back, before the servers look */
     fi_phase_cursors_open(0);
     fi_lib.create = create;
@@ -78,6 +82,7 @@ int f_create_per_server(f_create_func create, void *arg)
     }
     fi_rtc_cursors_reopen();
     fi_phase_cursors_open(1);
+    fi_trace_call_end(FI_TRACE_CREATE, rc);
     AO_store(&fi_lib.state, FI_READY);
     return rc;
 }

@@ -9,6 +9,13 @@
  *                                          1 is refused where it cannot be done;
  *                                          unset: where servers = allowed CPUs
  *   FILAMENTS_DEQUE    2..2^31-1           fork/join slots per server
+ *   FILAMENTS_TRACE    a path, not empty   record a schedule trace into it (trace.c)
+ *   FILAMENTS_TRACE_EVENTS 1..2^24         spans each trace track holds
+ *
+ * Read, not set, by the program's MPI launcher: the process's rank, which
+ * names its trace's file (%r in FILAMENTS_TRACE) and process.
+ *
+ *   OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK  0..INT_MAX   Open MPI, PMIx, MPICH
  *
  * For the library's tests only, not part of its interface (doc/design.md,
  * "Testing the rare paths"): they make paths that real programs reach only
@@ -20,6 +27,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +95,24 @@ static int parse_deque(const char *s, struct fi_env *env)
     return parse_long(s, 2, (1L << 31) - 1, &env->deque_slots);
 }
 
+/* Any path but the empty one: whether it can be written, trace.c finds out
+ * (F_EIO). */
+static int parse_trace(const char *s, struct fi_env *env)
+{
+    env->trace_path = s;
+    return s[0] != '\0' ? F_OK : F_EINVAL;
+}
+
+static int parse_trace_events(const char *s, struct fi_env *env)
+{
+    return parse_long(s, 1, FI_TRACE_EVENTS_MAX, &env->trace_events);
+}
+
+static int parse_rank(const char *s, struct fi_env *env)
+{
+    return parse_long(s, 0, INT_MAX, &env->rank);
+}
+
 static int parse_test_chunk(const char *s, struct fi_env *env)
 {
     const char *comma = strchr(s, ',');
@@ -118,6 +144,11 @@ static const struct {
     { "FILAMENTS_STATS", parse_stats },
     { "FILAMENTS_BIND", parse_bind },
     { "FILAMENTS_DEQUE", parse_deque },
+    { "FILAMENTS_TRACE", parse_trace },
+    { "FILAMENTS_TRACE_EVENTS", parse_trace_events },
+    { "OMPI_COMM_WORLD_RANK", parse_rank },
+    { "PMIX_RANK", parse_rank },
+    { "PMI_RANK", parse_rank },
     { "FILAMENTS_TEST_CHUNK", parse_test_chunk },
     { "FILAMENTS_TEST_FANIN", parse_test_fanin },
 };
@@ -125,7 +156,9 @@ static const struct {
 int fi_env_read(struct fi_env *env)
 {
     *env = (struct fi_env){ .servers = 0, .prune = F_PRUNE_AUTO, .stats = 0, .bind = FI_BIND_AUTO,
-                            .deque_slots = FI_DEQUE_SLOTS, .chunk_min = FI_CHUNK_MIN,
+                            .deque_slots = FI_DEQUE_SLOTS, .trace_path = NULL,
+                            .trace_events = FI_TRACE_EVENTS, .rank = -1,
+                            .chunk_min = FI_CHUNK_MIN,
                             .chunk_max = FI_CHUNK_MAX, .fanin = FI_BARRIER_FANIN };
     for (size_t k = 0; k < sizeof variables / sizeof *variables; ++k) {
         const char *value = getenv(variables[k].name);

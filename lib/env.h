@@ -14,6 +14,9 @@ struct fi_env {
     int bind;      /* FILAMENTS_BIND: 1 one CPU per server, 0 none, FI_BIND_AUTO (unset):
                       1 where the servers are as many as the allowed CPUs (server.c) */
     long deque_slots;  /* FILAMENTS_DEQUE, or FI_DEQUE_SLOTS */
+    const char *trace_path;  /* FILAMENTS_TRACE, or NULL: no trace (the environment's string) */
+    long trace_events;       /* FILAMENTS_TRACE_EVENTS, or FI_TRACE_EVENTS */
+    long rank;               /* the MPI launcher's rank of this process, or -1 */
     /* For tests only, to reach the rare paths: FILAMENTS_TEST_CHUNK, or
      * FI_CHUNK_MIN and FI_CHUNK_MAX; FILAMENTS_TEST_FANIN, or FI_BARRIER_FANIN. */
     long chunk_min, chunk_max;

@@ -38,6 +38,7 @@
 #include "steal.h"
 #include "lock.h"
 #include "state.h"
+#include "trace.h"
 #include "wait.h"
 
 /* ------------------------------------------------------------------ run */
@@ -99,8 +100,11 @@ static int steal_from(struct fi_server *me, struct fi_server *victim)
                          .arg_ = slot->arg_, .result_ = slot->result_ };
     unsigned long start = fi_clock_ns();
     fi_task_run(me, &t);
-    AO_fetch_and_add(&victim->deque.stolen_ns, fi_clock_ns() - start);
+    unsigned long end = fi_clock_ns();
+    AO_fetch_and_add(&victim->deque.stolen_ns, end - start);
     AO_fetch_and_add1(&victim->deque.stolen_pieces);
+    if (FI_UNLIKELY(me->trace != NULL))
+        fi_trace_add(me->trace, FI_TRACE_STEAL, start, end, victim->index, 1, 0, 0);
     slot->result_ = t.result_;
     me->stats.steals++;
     me->deque.taken++;
@@ -140,6 +144,8 @@ void fi_forkjoin_ask(struct fi_server *me)
 static void wait_done(struct fi_server *me, struct f_task_ *slot)
 {
     unsigned spins = 0;
+    long helped = 0;
+    unsigned long start = fi_trace_now(me->trace);
     unsigned long idle_from = fi_idle_clock_ns();
     /* Acquire: the thief's result; pairs with the release in steal_from. */
     while (!AO_load_acquire(fi_task_done(slot))) {
@@ -149,6 +155,7 @@ static void wait_done(struct fi_server *me, struct f_task_ *slot)
             if (steal_from(me, &fi_lib.servers[thief - 1])) {
                 me->stats.idle_ns += now - idle_from;
                 idle_from = fi_idle_clock_ns();
+                ++helped;
                 continue;
             }
         }
@@ -158,6 +165,8 @@ static void wait_done(struct fi_server *me, struct f_task_ *slot)
             sched_yield();
     }
     me->stats.idle_ns += fi_idle_clock_ns() - idle_from;
+    fi_trace_span(me->trace, FI_TRACE_JOIN_WAIT, start, (long)AO_load(fi_task_thief(slot)) - 1,
+                  helped, 0, 0);
 }
 
 /* Wait for a stolen slot, then clear it for reuse. */

@@ -19,6 +19,7 @@
 #include "rtc.h"
 #include "scheduler.h"
 #include "stats.h"
+#include "trace.h"
 #include "vararg.h"
 #include "memory.h"
 #include "env.h"
@@ -34,6 +35,9 @@ static const struct fi_mechanism *const mechanisms[] = {
     &fi_sched_mechanism,     /* the run's start, the polls (scheduler.c) */
     &fi_owned_mechanism,     /* reductions and continuations (memory.c) */
     &fi_stats_mechanism,     /* FILAMENTS_STATS (stats.c) */
+    /* Last: its begin_run is the closest to the run's start, its end_run
+     * to the run's end. */
+    &fi_trace_mechanism,     /* FILAMENTS_TRACE, f_trace_start (trace.c) */
 };
 enum { NMECHANISMS = sizeof mechanisms / sizeof *mechanisms };
 
@@ -151,6 +155,7 @@ void f_finalize(void)
     if (fi_lib.print_stats)
         EACH(print_stats)();
     fi_servers_stop();
+    EACH(finalize)();
     ready(0);
     /* What was created and never ran: vararg.c frees its blocks. */
     EACH(discard)(fi_vararg_discard);

@@ -391,6 +391,14 @@ void fi_phase_pass(struct fi_server *me, int phase)
     me->stats.filaments_run += rs->pass_filaments;
 }
 
+void fi_phase_pass_shape(const struct fi_server *me, int phase, int *backward,
+                         unsigned long *filaments)
+{
+    const struct fi_runs *rs = &fi_lib.phases[phase].per_server[me->index];
+    *backward = rs->backward;
+    *filaments = rs->pass_filaments;
+}
+
 /* The phases are fixed for the run: note what a pass runs. */
 static void begin_run(void)
 {

@@ -10,6 +10,10 @@
 #include "state.h"
 
 FI_HIDDEN void fi_phase_pass(struct fi_server *me, int phase);
+/* What server me's next pass over the phase will be: backward or not, and
+ * the filaments it runs (for the schedule trace, before the pass). */
+FI_HIDDEN void fi_phase_pass_shape(const struct fi_server *me, int phase, int *backward,
+                                   unsigned long *filaments);
 static inline int fi_phases_count(void)
 {
     return fi_lib.nphases;

@@ -22,6 +22,7 @@
 #include "scheduler.h"
 #include "env.h"
 #include "state.h"
+#include "trace.h"
 #include "wait.h"
 
 static void run_desc(const struct fi_desc *d)
@@ -293,7 +294,9 @@ int fi_rtc_help(struct fi_server *me)
         if (got > 0) {
             fi_count_at_work(me);
             me->stats.steals += got;
+            unsigned long start = fi_trace_now(me->trace);
             run_claimed(me, first, got);
+            fi_trace_span(me->trace, FI_TRACE_STEAL, start, victim->index, (long)got, 1, 0);
             return 1;
         }
     }

@@ -32,6 +32,12 @@
  * busy is not zero, so no stage can be revived.  Then the servers cross
  * the barrier once more, and the last to arrive ends the episode.
  * doc/design.md, "Episodes", has the states and the proof.
+ *
+ * The schedule trace (trace.c) records the episodes: the functions of the
+ * run loop below take the server's trace buffer, and the loop is compiled
+ * twice, for a server that records and, with the buffer a constant NULL
+ * that removes every hook, for one that does not; a run chooses between
+ * them once (fi_sched_run; doc/design.md, "The schedule trace").
  */
 #include "scheduler.h"
 #include "barrier.h"
@@ -40,6 +46,7 @@
 #include "rtc.h"
 #include "steal.h"
 #include "state.h"
+#include "trace.h"
 #include "wait.h"
 
 /* What an episode is [paper §4.4]. */
@@ -126,8 +133,11 @@ static void end_polls(void)
         end(arg);
 }
 
+/* What a drain ran. */
+enum { RAN_RTC = 1, RAN_FORKJOIN = 2 };
+
 /* Run the server's own RTC and fork/join work until none is left; each
- * kind may create the other.  1 if it ran any. */
+ * kind may create the other.  What it ran (RAN_*), 0 if nothing. */
 static inline int drain_own(struct fi_server *me)
 {
     if (!fi_has_queued_work(me))
@@ -136,8 +146,8 @@ static inline int drain_own(struct fi_server *me)
     int forkjoin = 0;
     do
         fi_rtc_drain(me);
-    while (fi_forkjoin_drain(me) && (forkjoin = 1));
-    return forkjoin || me->stats.filaments_run != before;
+    while (fi_forkjoin_drain(me) && (forkjoin = RAN_FORKJOIN));
+    return forkjoin | (me->stats.filaments_run != before ? RAN_RTC : 0);
 }
 
 /* Then, while outside events are awaited (f_set_poll), poll for them and
@@ -146,24 +156,32 @@ static inline int drain_own(struct fi_server *me)
  * nothing ran after it (what ran may have made an event awaited, or the
  * poll created it), so no episode ends before the filaments the events
  * bring have run.  Barrier code never overlaps a drain, so it may call what
- * the poll calls (f_set_poll(3)). */
+ * the poll calls (f_set_poll(3)).  A trace records the whole loop, the
+ * waits for the events (MPI's messages, say) included. */
 static __attribute__((noinline)) void drain_polling(struct fi_server *me)
 {
-    for (;;) {
+    unsigned long start = fi_trace_now(me->trace), ran_before = me->stats.filaments_run;
+    for (long polls = 1;; ++polls) {
         int awaited = fi_lib.poll(fi_lib.poll_arg);
-        if (!drain_own(me) && awaited == 0)
+        if (!drain_own(me) && awaited == 0) {
+            fi_trace_span(me->trace, FI_TRACE_POLL, start, polls,
+                          (long)(me->stats.filaments_run - ran_before), 0, 0);
             return;
+        }
     }
 }
 
 /* Inline, as drain was before the poll (callgrind, bench/micro
  * barrier-fil: an out-of-line drain cost 21 instructions more per episode,
- * this one 3, the test of the hook: 1.4% of an empty barrier episode). */
-static inline void drain(struct fi_server *me)
+ * this one 3, the test of the hook: 1.4% of an empty barrier episode).
+ * What the server's own work ran before the polls (RAN_*: the trace's;
+ * unused, it costs nothing). */
+static inline int drain(struct fi_server *me)
 {
-    drain_own(me);
+    int ran = drain_own(me);
     if (FI_UNLIKELY(fi_lib.poll != NULL))
         drain_polling(me);
+    return ran;
 }
 
 /* Is there work that this idle server could take?  Asks for some, too. */
@@ -220,10 +238,13 @@ static int settled_or_work(void *ctx)
 /*
  * The settling stage: drain, go idle, and help until no server is active
  * and no filament waits in an inbox.  Every server takes part, counted in
- * busy by the decider before it released them.
+ * busy by the decider before it released them.  Rare, so it looks at the
+ * trace itself.
  */
 static void settle(struct fi_server *me)
 {
+    struct fi_trace_buf *trace = me->trace;
+    unsigned long start = fi_trace_now(trace);
     struct settle_wait w = { me, ++me->settle_no };
     me->settling = 1;
     drain(me);
@@ -249,16 +270,19 @@ static void settle(struct fi_server *me)
     }
 settled:
     me->settling = 0;
+    fi_trace_span(trace, FI_TRACE_SETTLE, start, (long)w.settle_no, 0, 0, 0);
 }
 
 /* A phase's sequential code, on the last server to arrive, alone [paper
  * §2.2]. */
-static int barrier_code(struct fi_server *me, int phase)
+static inline __attribute__((always_inline)) int barrier_code(struct fi_server *me, int phase,
+                                                              struct fi_trace_buf *trace)
 {
     void *arg;
     f_seq_func seq = fi_phase_seq(phase, &arg);
     if (seq == NULL)
         return F_NOTDONE;
+    unsigned long start = fi_trace_now(trace);
     me->in_barrier = 1;
     int verdict = seq(arg);
     /* The children it left unjoined are barrier code too: they run here
@@ -266,6 +290,7 @@ static int barrier_code(struct fi_server *me, int phase)
      * The deque held nothing before: the episode's work was all done. */
     fi_forkjoin_drain(me);
     me->in_barrier = 0;
+    fi_trace_span(trace, FI_TRACE_BARRIER_CODE, start, phase, verdict == F_DONE, 0, 0);
     return verdict;
 }
 
@@ -277,31 +302,52 @@ struct decision {
 /* The last server to arrive: settle first if work moved, otherwise
  * end the episode, running the phase's sequential code.  Nothing else runs
  * meanwhile: a server that took work after it arrived set `dynamic`. */
-static unsigned decide(void *ctx)
+static inline __attribute__((always_inline)) unsigned decide_with(const struct decision *d,
+                                                                  struct fi_trace_buf *trace)
 {
-    const struct decision *d = ctx;
     if (AO_load(&fi_lib.dynamic) != 0) {
         AO_store(&fi_lib.dynamic, 0);
         AO_fetch_and_add(&fi_lib.busy, (AO_t)fi_lib.nservers); /* released by the tree */
         return FI_VERDICT_SETTLE;
     }
     int done = d->e.kind == FI_EPISODE_ONCE ? fi_phases_count() == 0
-                                            : barrier_code(d->me, d->e.phase) == F_DONE;
+                                            : barrier_code(d->me, d->e.phase, trace) == F_DONE;
     return done ? FI_VERDICT_DONE : 0;
 }
 
-/*
- * The calling server has run all its own work of episode e.  Cross the
- * barrier, settling as often as the decider says, and return what comes next.
- */
-static struct fi_episode finish(struct fi_server *me, struct fi_episode e)
+/* The decisions the barrier calls: untraced, and for a server that records. */
+static unsigned decide(void *ctx)
 {
+    return decide_with(ctx, NULL);
+}
+
+static unsigned decide_traced(void *ctx)
+{
+    const struct decision *d = ctx;
+    return decide_with(d, d->me->trace);
+}
+
+/*
+ * The calling server has run all its own work of episode e (the run's
+ * episode-th).  Cross the barrier, settling as often as the decider says,
+ * and return what comes next.
+ */
+static inline __attribute__((always_inline)) struct fi_episode
+finish(struct fi_server *me, struct fi_episode e, long episode, struct fi_trace_buf *trace)
+{
+    unsigned long arrival = fi_trace_now(trace);
     if (e.kind == FI_EPISODE_PASS)
         me->stats.barrier_episodes++;
     struct decision d = { me, e };
     unsigned verdict;
-    while ((verdict = fi_barrier_cross(me, decide, &d, &at_barrier)) == FI_VERDICT_SETTLE)
+    long rounds = 1;
+    while ((verdict = fi_barrier_cross(me, trace != NULL ? decide_traced : decide, &d,
+                                       &at_barrier)) == FI_VERDICT_SETTLE) {
         settle(me);
+        ++rounds;
+    }
+    fi_trace_span(trace, FI_TRACE_BARRIER, arrival, episode,
+                  e.kind == FI_EPISODE_PASS ? e.phase : -1, rounds, verdict == FI_VERDICT_DONE);
     if (verdict == FI_VERDICT_DONE)
         return (struct fi_episode){ FI_EPISODE_DONE, 0 };
     if (e.kind == FI_EPISODE_ONCE)
@@ -311,20 +357,60 @@ static struct fi_episode finish(struct fi_server *me, struct fi_episode e)
     return (struct fi_episode){ FI_EPISODE_PASS, next };
 }
 
+/* The pass of episode e if it is one, then the server's own work. */
+static inline __attribute__((always_inline)) void run_own(struct fi_server *me, struct fi_episode e,
+                                                          long episode, struct fi_trace_buf *trace)
+{
+    unsigned long start = fi_trace_now(trace);
+    if (e.kind == FI_EPISODE_PASS) {
+        int backward = 0;
+        unsigned long filaments = 0;
+        if (trace != NULL)
+            fi_phase_pass_shape(me, e.phase, &backward, &filaments);
+        fi_phase_pass(me, e.phase);
+        start =
+            fi_trace_span(trace, FI_TRACE_PASS, start, e.phase, episode, backward, (long)filaments);
+    }
+    unsigned long ran_before = trace != NULL ? me->stats.filaments_run : 0;
+    int ran = drain(me);
+    if (trace != NULL && ran != 0)
+        fi_trace_span(trace, FI_TRACE_DRAIN, start, episode,
+                      (long)(me->stats.filaments_run - ran_before), (ran & RAN_FORKJOIN) != 0, 0);
+}
+
+/* The run's episodes, from the first to the one that ends it. */
+static inline __attribute__((always_inline)) void run_episodes(struct fi_server *me,
+                                                               struct fi_trace_buf *trace)
+{
+    struct fi_episode e = { FI_EPISODE_ONCE, 0 };
+    for (long episode = 0; e.kind != FI_EPISODE_DONE; ++episode) {
+        run_own(me, e, episode, trace);
+        e = finish(me, e, episode, trace);
+    }
+}
+
+/* The run of a server that records: its span, and its waits' (wait.c). */
+static __attribute__((noinline)) void run_traced(struct fi_server *me)
+{
+    struct fi_trace_buf *trace = me->trace;
+    unsigned long start = fi_clock_ns();
+    fi_trace_here = trace;
+    run_episodes(me, trace);
+    fi_trace_here = NULL;
+    fi_trace_span(trace, FI_TRACE_RUN, start, fi_trace.calls, 0, 0, 0);
+}
+
 /* One server's share of a run, from the run's start to its end. */
 void fi_sched_run(struct fi_server *me)
 {
-    struct fi_episode e = { FI_EPISODE_ONCE, 0 };
     fi_forkjoin_begin_run(me);
     me->at_work = 0;
     if (fi_has_queued_work(me) || fi_phases_count() > 0) /* roots, RTC filaments, passes */
         fi_count_at_work(me);
-    while (e.kind != FI_EPISODE_DONE) {
-        if (e.kind == FI_EPISODE_PASS)
-            fi_phase_pass(me, e.phase);
-        drain(me);
-        e = finish(me, e);
-    }
+    if (FI_UNLIKELY(me->trace != NULL))
+        run_traced(me);
+    else
+        run_episodes(me, NULL);
 }
 
 const struct fi_mechanism fi_sched_mechanism = { .alloc = sched_alloc,

@@ -24,6 +24,7 @@ struct fi_inbox {
 };
 
 struct fi_barrier_node;  /* barrier.c */
+struct fi_trace_buf;     /* trace.h */
 
 struct fi_server {
     /* Written by the server that releases this one at the barrier: round << 2 |
@@ -51,6 +52,9 @@ struct fi_server {
     unsigned steal_seed; /* the next victim (rtc.c, steal.c) */
     pthread_t thread;    /* server.c */
     struct f_stats stats;  /* plain increments; f_reset_stats between runs (stats.c) */
+    /* Its schedule trace's buffer, or NULL: not recording (trace.c sets
+     * it between runs; only this server writes the buffer). */
+    struct fi_trace_buf *trace;
     /* Main thread, between runs (or the owner in its creator): slots
      * [pack_floor, packed) of pinned's chunk pack_chunk are packed, and no
      * row reaches below pack_floor; SIZE_MAX: that chunk is packed for good (pack.c). */

@@ -89,6 +89,17 @@ _Static_assert(FI_PRUNE_DEPTH >= 1 && FI_PRUNE_SLOW_NS >= FI_PRUNE_QUICK_NS, "FI
 #define FI_START_WAIT_NS 500000UL
 #endif
 
+/* Spans each track of a schedule trace holds (56 bytes each, in pages
+ * touched as they fill), unless FILAMENTS_TRACE_EVENTS says otherwise: an
+ * iterative run records about three per pass and server, so 65536 hold
+ * some 20 000 passes; a full track drops the rest and counts them
+ * (trace.c).  The most that the variable may ask for: 2^24 (896 MiB). */
+#ifndef FI_TRACE_EVENTS
+#define FI_TRACE_EVENTS 65536
+#endif
+#define FI_TRACE_EVENTS_MAX (1L << 24)
+_Static_assert(FI_TRACE_EVENTS >= 1 && FI_TRACE_EVENTS <= FI_TRACE_EVENTS_MAX, "FI_TRACE_EVENTS");
+
 /* The most servers f_initialize accepts. */
 #ifndef FI_MAX_SERVERS
 #define FI_MAX_SERVERS 1024

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "wait.h"
+#include "trace.h"
 
 int fi_waitset_init(struct fi_waitset *w)
 {
@@ -116,16 +117,23 @@ void fi_wait_until(struct fi_waitset *w, fi_ready_fn ready, void *ctx, int cede,
         yield_ns = FI_PARK_YIELD_NS;
     for (; k < spins && !(ok = ready(ctx)); ++k)
         fi_cpu_relax();
+    /* A thread that records a trace notes its yields and its sleep, the
+     * waits that gave up the core (fi_trace_here: a traced run or call). */
+    struct fi_trace_buf *trace = fi_trace_here;
     if (!ok) {
-        unsigned long yields_end = fi_clock_ns() + yield_ns;
+        unsigned long yields_from = fi_clock_ns(), yields_end = yields_from + yield_ns;
         for (int k = 1; !(ok = ready(ctx)); ++k) {
             sched_yield();
             if (k >= FI_YIELD_POLLS && fi_clock_ns() >= yields_end)
                 break;
         }
+        fi_trace_span(trace, FI_TRACE_YIELD, yields_from, 0, 0, 0, 0);
     }
-    if (!ok)
+    if (!ok) {
+        unsigned long asleep_from = fi_trace_now(trace);
         sleep_until(w, ready, ctx);
+        fi_trace_span(trace, FI_TRACE_SLEEP, asleep_from, 0, 0, 0, 0);
+    }
     if (idle_ns != NULL)
         *idle_ns += fi_idle_clock_ns() - start;
 }

@@ -85,5 +85,7 @@ done
 bad "$srcdir/scripts/mpi-model" --bogus
 bad "$srcdir/scripts/oversubscription" --bogus
 bad "$srcdir/scripts/run-tests" --bogus
+bad "$srcdir/scripts/trace-chart" --bogus x.json
+bad "$srcdir/scripts/trace-chart"
 echo "badopts: $tries bad command lines tried"
 exit $status

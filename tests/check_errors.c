@@ -675,9 +675,9 @@ END_TEST
 /* f_strerror: distinct, non-empty, one line, for every code and for unknown ones. */
 START_TEST(test_errors_strerror)
 {
-    int codes[] = { F_OK, F_EINVAL, F_ENOMEM, F_ESTATE, 12345 };
-    const char *text[5];
-    for (int k = 0; k < 5; ++k) {
+    int codes[] = { F_OK, F_EINVAL, F_ENOMEM, F_ESTATE, F_EIO, 12345 };
+    const char *text[6];
+    for (int k = 0; k < 6; ++k) {
         text[k] = f_strerror(codes[k]);
         ck_assert_ptr_nonnull(text[k]);
         ck_assert_int_gt(strlen(text[k]), 0);
@@ -686,17 +686,18 @@ START_TEST(test_errors_strerror)
             ck_assert_msg(strcmp(text[k], text[m]) != 0, "f_strerror(%d) == f_strerror(%d): %s",
                           codes[k], codes[m], text[k]);
     }
-    int unknown[] = { -99, -4, 1, INT_MIN, INT_MAX, 12345 };
+    int unknown[] = { -99, -5, 1, INT_MIN, INT_MAX, 12345 };
     for (size_t k = 0; k < sizeof unknown / sizeof *unknown; ++k) {
         const char *t = f_strerror(unknown[k]);
         ck_assert_ptr_nonnull(t);
         ck_assert_int_gt(strlen(t), 0);
-        for (int m = 0; m < 4; ++m)
+        for (int m = 0; m < 5; ++m)
             ck_assert_str_ne(t, text[m]);
     }
     ck_assert_int_eq(F_OK, 0);
-    ck_assert(F_EINVAL < 0 && F_ENOMEM < 0 && F_ESTATE < 0);
+    ck_assert(F_EINVAL < 0 && F_ENOMEM < 0 && F_ESTATE < 0 && F_EIO < 0);
     ck_assert(F_EINVAL != F_ENOMEM && F_ENOMEM != F_ESTATE && F_EINVAL != F_ESTATE);
+    ck_assert(F_EIO != F_EINVAL && F_EIO != F_ENOMEM && F_EIO != F_ESTATE);
 }
 END_TEST
 

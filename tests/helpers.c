@@ -45,6 +45,8 @@ static void teardown(void)
     unsetenv("FILAMENTS_PRUNE");
     unsetenv("FILAMENTS_STATS");
     unsetenv("FILAMENTS_BIND");
+    unsetenv("FILAMENTS_TRACE");
+    unsetenv("FILAMENTS_TRACE_EVENTS");
     unsetenv("FILAMENTS_TEST_CHUNK");
     unsetenv("FILAMENTS_TEST_FANIN");
 }

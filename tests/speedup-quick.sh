@@ -2,8 +2,8 @@
 # speedup-quick.sh - scripts/speedup-tables --quick end to end on the real,
 # built apps: two small ones (matmul, and the task-pool algorithm, whose size
 # is --k and whose f is fixed per table) at 1 and 2 CPUs, three rounds, tiny
-# explicit sizes.  Checks the tables' shape and that nothing failed; no
-# time is compared with anything.
+# explicit sizes, and --trace.  Checks the tables' shape, the traces and
+# their links, and that nothing failed; no time is compared with anything.
 set -u
 srcdir=${srcdir:-.}
 command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
@@ -16,7 +16,7 @@ fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 if ! "$srcdir/scripts/speedup-tables" --quick --no-setup --no-charts --no-micro \
     --apps-dir ./apps --apps matmul,taskpool-f1 --cpus 1,2 --runs 3 \
-    --size matmul=48,taskpool-f1=12 --out "$tmp/out" >"$tmp/log" 2>&1; then
+    --size matmul=48,taskpool-f1=12 --trace --out "$tmp/out" >"$tmp/log" 2>&1; then
     cat "$tmp/log"
     fail "exit non-zero"
 fi
@@ -30,7 +30,13 @@ for app in matmul taskpool-f1; do
     done
     grep -q FAILED "$tmp/out/$app.txt" && fail "$app: FAILED"
     grep -q "^## $app\$" "$tmp/out/README.md" || fail "README.md has no $app section"
+    grep -q '"servers":2,' "$tmp/out/traces/$app.json" || fail "$app: no trace at 2 CPUs"
+    grep -q "^server 1 " "$tmp/out/traces/$app.txt" || fail "$app: no trace table"
+    grep -q "(traces/$app.json)" "$tmp/out/README.md" || fail "README.md: no $app trace"
 done
+# The traced runs are not timings: 3 rounds of fil at 2 CPUs.
+[ "$(grep -c '^app=matmul impl=fil servers=2 ' "$tmp/out/raw.txt")" = 3 ] ||
+    fail "matmul: not 3 runs of fil at 2 CPUs"
 # 3 rounds of seq, fil and cg (at 1 and 2 CPUs): 3 x 5 lines.
 [ "$(grep -c '^app=taskpool .* f=1 ' "$tmp/out/raw.txt")" = 15 ] || fail "taskpool: not 15 runs"
 grep -q "^\[ *1/[0-9]*\] matmul  *seq .*run 1/3 .*about .* to go in all" "$tmp/log" ||
