@@ -12,8 +12,9 @@
  *   FILAMENTS_TRACE    a path, not empty   record a schedule trace into it (trace.c)
  *   FILAMENTS_TRACE_EVENTS 1..2^24         spans each trace track holds
  *
- * Read, not set, by the program's MPI launcher: the process's rank, which
- * names its trace's file (%r in FILAMENTS_TRACE) and process.
+ * Set by the program's MPI launcher, not by its user: the process's rank,
+ * which names its trace's file (%r in FILAMENTS_TRACE) and process.  A value
+ * that is not a rank is ignored.
  *
  *   OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK  0..INT_MAX   Open MPI, PMIx, MPICH
  *
@@ -108,9 +109,15 @@ static int parse_trace_events(const char *s, struct fi_env *env)
     return parse_long(s, 1, FI_TRACE_EVENTS_MAX, &env->trace_events);
 }
 
+/* Not the program's variables but its launcher's: a value that is not a
+ * rank (another launcher's use of the name) is ignored, not an error, as a
+ * program that traces nothing must not fail over it. */
 static int parse_rank(const char *s, struct fi_env *env)
 {
-    return parse_long(s, 0, INT_MAX, &env->rank);
+    long rank;
+    if (parse_long(s, 0, INT_MAX, &rank) == F_OK)
+        env->rank = rank;
+    return F_OK;
 }
 
 static int parse_test_chunk(const char *s, struct fi_env *env)
