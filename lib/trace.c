@@ -142,10 +142,18 @@ static void put_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* Microseconds from the trace's start. */
-static double micros(unsigned long ns)
+/* ns nanoseconds as a sign, whole microseconds and three decimals, for
+ * "%s%lu.%03lu": integers, as a double's conversion costs thousands of
+ * instructions, once per span. */
+struct micros {
+    const char *sign;
+    unsigned long whole, thousandths;
+};
+
+static struct micros micros(long ns)
 {
-    return (double)(long)(ns - fi_trace.origin_ns) / 1e3;
+    unsigned long u = ns < 0 ? 0UL - (unsigned long)ns : (unsigned long)ns;
+    return (struct micros){ ns < 0 ? "-" : "", u / 1000, u % 1000 };
 }
 
 /* Each track in the order of its spans' starts, an enclosing span before
@@ -159,21 +167,24 @@ static int by_start(const void *a, const void *b)
     return x->end_ns > y->end_ns ? -1 : x->end_ns < y->end_ns;
 }
 
+/* One span, in as few calls of fprintf as it has arguments and one: the
+ * writer's cost is in them.  The names of kinds, categories, arguments and
+ * words are the table's above, with nothing to escape. */
 static void put_event(FILE *f, int pid, int tid, const struct fi_trace_event *e)
 {
-    fputs(",\n{\"name\":", f);
-    put_string(f, kinds[e->kind].name);
-    fputs(",\"cat\":", f);
-    put_string(f, kinds[e->kind].category);
-    fprintf(f, ",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f,\"args\":{", pid, tid,
-            micros(e->start_ns), (double)(e->end_ns - e->start_ns) / 1e3);
+    struct micros ts = micros((long)(e->start_ns - fi_trace.origin_ns));
+    struct micros dur = micros((long)(e->end_ns - e->start_ns));
+    fprintf(f,
+            ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
+            "\"ts\":%s%lu.%03lu,\"dur\":%s%lu.%03lu,\"args\":{",
+            kinds[e->kind].name, kinds[e->kind].category, pid, tid, ts.sign, ts.whole,
+            ts.thousandths, dur.sign, dur.whole, dur.thousandths);
     for (int k = 0; k < FI_TRACE_ARGS && kinds[e->kind].arg[k].name != NULL; ++k) {
         const struct arg_name *a = &kinds[e->kind].arg[k];
-        fprintf(f, "%s\"%s\":", k > 0 ? "," : "", a->name);
         if (a->words != NULL)
-            put_string(f, a->words[e->arg[k] != 0]);
+            fprintf(f, "%s\"%s\":\"%s\"", k > 0 ? "," : "", a->name, a->words[e->arg[k] != 0]);
         else
-            fprintf(f, "%ld", e->arg[k]);
+            fprintf(f, "%s\"%s\":%ld", k > 0 ? "," : "", a->name, e->arg[k]);
     }
     fputs("}}", f);
 }
@@ -196,11 +207,15 @@ static void put_track(FILE *f, int pid, int tid, const char *name, struct fi_tra
         if (b->event[k].end_ns > last)
             last = b->event[k].end_ns;
     }
-    if (b->dropped > 0)
+    if (b->dropped > 0) {
         fprintf(f,
                 ",\n{\"name\":\"dropped spans\",\"cat\":\"trace\",\"ph\":\"i\",\"s\":\"t\","
-                "\"pid\":%d,\"tid\":%d,\"ts\":%.3f,\"args\":{\"dropped\":%lu}}",
-                pid, tid, micros(last), b->dropped);
+                "\"pid\":%d,\"tid\":%d,\"ts\":",
+                pid, tid);
+        struct micros ts = micros((long)(last - fi_trace.origin_ns));
+        fprintf(f, "%s%lu.%03lu,\"args\":{\"dropped\":%lu}}", ts.sign, ts.whole, ts.thousandths,
+                b->dropped);
+    }
 }
 
 /* The whole file; F_OK or F_EIO.  The descriptor is closed either way. */
