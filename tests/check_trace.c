@@ -520,12 +520,17 @@ START_TEST(test_trace_rank)
     snprintf(base, sizeof base, "%s/check_trace.XXXXXX", temp_dir());
     ck_assert_ptr_nonnull(mkdtemp(base));
     snprintf(pattern, sizeof pattern, "%s/t.%%r.%%r.json", base);
-    const char *launchers[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", NULL };
-    for (int k = 0; k < 4; ++k) {
-        long id = launchers[k] != NULL ? 3 + k : (long)getpid();
-        if (launchers[k] != NULL)
-            ck_assert_int_eq(setenv(launchers[k], k == 0 ? "3" : k == 1 ? "4" : "5", 1), 0);
-        ck_assert_int_eq(setenv("FILAMENTS_TRACE", pattern, 1), 0);
+    ck_assert_int_eq(setenv("FILAMENTS_TRACE", pattern, 1), 0);
+    /* Each launcher's variable; none; and a value that is not a rank. */
+    const struct {
+        const char *name, *value;
+        long id;  /* -1: the process id */
+    } cases[] = { { "OMPI_COMM_WORLD_RANK", "3", 3 }, { "PMIX_RANK", "4", 4 },
+                  { "PMI_RANK", "5", 5 }, { NULL, NULL, -1 }, { "PMI_RANK", "-1", -1 } };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; ++k) {
+        long id = cases[k].id >= 0 ? cases[k].id : (long)getpid();
+        if (cases[k].name != NULL)
+            ck_assert_int_eq(setenv(cases[k].name, cases[k].value, 1), 0);
         t_start(2);
         rtc_on_server_1();
         f_finalize();
@@ -534,20 +539,9 @@ START_TEST(test_trace_rank)
         ck_assert_int_eq(t.pid, id);
         free_trace(&t);
         unlink(want);
-        if (launchers[k] != NULL)
-            ck_assert_int_eq(unsetenv(launchers[k]), 0);
+        if (cases[k].name != NULL)
+            ck_assert_int_eq(unsetenv(cases[k].name), 0);
     }
-    /* A launcher's value that is not a rank: ignored, the process id. */
-    ck_assert_int_eq(setenv("PMI_RANK", "-1", 1), 0);
-    t_start(2);
-    rtc_on_server_1();
-    f_finalize();
-    snprintf(want, sizeof want, "%s/t.%ld.%ld.json", base, (long)getpid(), (long)getpid());
-    struct t_trace t = read_trace(want, 2);
-    ck_assert_int_eq(t.pid, (long)getpid());
-    free_trace(&t);
-    unlink(want);
-    ck_assert_int_eq(unsetenv("PMI_RANK"), 0);
     ck_assert_int_eq(unsetenv("FILAMENTS_TRACE"), 0);
     rmdir(base);
 }
