@@ -181,7 +181,7 @@ void fi_forkjoin_begin_run(struct fi_server *me)
     me->deque.prune_depth = FI_PRUNE_DEPTH;
     me->deque.answered_ns = 0;    /* none yet: the first request is no sign */
     AO_store(&me->deque.stolen_pieces, 0);
-    AO_store(&me->deque.stolen_ns, 0);
+    AO_store(&me->deque.stolen_big, 0);
     fi_forkjoin_bounds(&me->deque);
 }
 

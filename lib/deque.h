@@ -76,9 +76,10 @@ struct fi_deque {
     /* A thief that finds nothing public sets it, then zeroes own->limit_ so
      * that the owner's next fork goes through the slow path and publishes. */
     _Alignas(FI_CACHE_LINE) volatile AO_t splitreq;
-    /* F_PRUNE_AUTO: what thieves took from here in this run, the pieces and
-     * the time they ran (fork.c, adapt_depth).  Thieves add. */
-    volatile AO_t stolen_pieces, stolen_ns;
+    /* F_PRUNE_AUTO: the pieces thieves took from here in this run, and
+     * those of them that ran FI_PRUNE_WORTH_NS or more (fork.c,
+     * adapt_depth).  Thieves add. */
+    volatile AO_t stolen_pieces, stolen_big;
     /* The owner's part, which the inline fast paths use: the server thread's
      * f_deque_ while its fast paths are open, else `home` (deque.c,
      * fi_forkjoin_open).  Thieves zero its limit_ and peak_. */

@@ -68,22 +68,25 @@ static void publish(struct fi_server *me)
  * leaves), and each request costs both servers a round trip.  So hold
  * twice as many, up to the whole deque, that thieves find a choice of
  * pieces public without asking (some of an unbalanced tree's are large).
- * But only while what the thieves took from here ran FI_PRUNE_WORTH_NS
- * or more per piece on average (they time each): where every piece is
- * tiny (a loop of small forks), more of them only make more steals, each
- * dearer than the piece, and the depth halves instead.  The average is
- * of the pieces themselves, not of the run's time per piece published,
- * which the many leaves that a shallow depth hands out on a deep tree
- * kept low: the depth then only halved (uts's binomial tree, untyped,
- * at 2 servers: one run in three took 2.4 times as long, with 200 000
- * steals).  A thief that asks only long after found plenty: halve it
- * too, down to FI_PRUNE_DEPTH, and prune more.  The run's first request
- * is no sign either way: every thief asks at a start.
+ * But only while one piece in FI_PRUNE_BIG_SHARE or more of those the
+ * thieves took from here ran FI_PRUNE_WORTH_NS or longer (they time
+ * each; on uts's binomial tree at 2 servers, 2.6-2.8 % of them): where every piece is tiny (a loop of small forks), more of them
+ * only make more steals, each dearer than the piece, and the depth halves
+ * instead.  Not the pieces' average: on a deep tree the few large pieces
+ * are still running when thieves ask, and the leaves that end at once
+ * kept the average low, so that the depth sat at its least and the
+ * thieves, helping at their joins, traded leaves (uts's binomial tree,
+ * untyped, at 2 servers: a median of 8 300 steals a run against 3 000
+ * with pruning off).  A share, not the largest piece so far: one piece that
+ * the system preempted would count for the rest of the run.  A thief
+ * that asks only long after found plenty: halve it too, down to
+ * FI_PRUNE_DEPTH, and prune more.  The run's first request is no sign
+ * either way: every thief asks at a start.
  */
 static void adapt_depth(struct fi_deque *d)
 {
     unsigned long now = fi_clock_ns(), since = now - d->answered_ns;
-    int worth = AO_load(&d->stolen_ns) >= FI_PRUNE_WORTH_NS * AO_load(&d->stolen_pieces);
+    int worth = AO_load(&d->stolen_big) * FI_PRUNE_BIG_SHARE >= AO_load(&d->stolen_pieces);
     if (d->answered_ns != 0 && since < FI_PRUNE_QUICK_NS && worth)
         d->prune_depth = d->prune_depth < d->cap / 2 ? d->prune_depth * 2 : d->cap;
     else if ((since > FI_PRUNE_SLOW_NS || !worth) && d->prune_depth / 2 >= FI_PRUNE_DEPTH)

@@ -101,7 +101,8 @@ static int steal_from(struct fi_server *me, struct fi_server *victim)
     unsigned long start = fi_clock_ns();
     fi_task_run(me, &t);
     unsigned long end = fi_clock_ns();
-    AO_fetch_and_add(&victim->deque.stolen_ns, end - start);
+    if (end - start >= FI_PRUNE_WORTH_NS)
+        AO_fetch_and_add1(&victim->deque.stolen_big);
     AO_fetch_and_add1(&victim->deque.stolen_pieces);
     if (FI_UNLIKELY(me->trace != NULL))
         fi_trace_add(me->trace, FI_TRACE_STEAL, start, end, victim->index, 1, 0, 0);

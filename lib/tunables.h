@@ -61,14 +61,14 @@ _Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SL
 
 /* F_PRUNE_AUTO: unclaimed children a server holds before it prunes, at the
  * start of a run; doubled at each request for work that comes within
- * FI_PRUNE_QUICK_NS of the last one (up to the deque's capacity) while the
- * pieces thieves took from the server ran FI_PRUNE_WORTH_NS or more on
- * average; else halved, and at each request that comes more than
- * FI_PRUNE_SLOW_NS after the last (fork.c, adapt_depth).  A request and its answer cost the two
- * servers about a microsecond, a steal from the public part a fraction of
- * one: a thief that comes back within 50 us found pieces too small to pay
- * for many round trips, and pieces that last 10 us each pay for their
- * steals. */
+ * FI_PRUNE_QUICK_NS of the last one (up to the deque's capacity) while one
+ * in FI_PRUNE_BIG_SHARE or more of the pieces thieves took from the server
+ * ran FI_PRUNE_WORTH_NS or longer; else halved, and at each request that
+ * comes more than FI_PRUNE_SLOW_NS after the last (fork.c, adapt_depth).
+ * A request and its answer cost the two servers about a microsecond, a
+ * steal from the public part a fraction of one: a thief that comes back
+ * within 50 us found pieces too small to pay for many round trips, and a
+ * piece that lasts 10 us pays for ten steals. */
 #ifndef FI_PRUNE_DEPTH
 #define FI_PRUNE_DEPTH 3
 #endif
@@ -81,7 +81,11 @@ _Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SL
 #ifndef FI_PRUNE_WORTH_NS
 #define FI_PRUNE_WORTH_NS 10000UL
 #endif
-_Static_assert(FI_PRUNE_DEPTH >= 1 && FI_PRUNE_SLOW_NS >= FI_PRUNE_QUICK_NS, "FI_PRUNE_DEPTH");
+#ifndef FI_PRUNE_BIG_SHARE
+#define FI_PRUNE_BIG_SHARE 64
+#endif
+_Static_assert(FI_PRUNE_DEPTH >= 1 && FI_PRUNE_SLOW_NS >= FI_PRUNE_QUICK_NS && FI_PRUNE_BIG_SHARE >= 1,
+               "FI_PRUNE_DEPTH");
 
 /* F_PRUNE_AUTO, f_fork_seq: the longest a run waits for every server to
  * have work before it prunes to sequential versions (fork.c). */
