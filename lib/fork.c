@@ -83,14 +83,25 @@ static void publish(struct fi_server *me)
  * FI_PRUNE_DEPTH, and prune more.  The run's first request is no sign
  * either way: every thief asks at a start.
  */
+size_t fi_prune_next_depth(size_t depth, size_t cap, unsigned long since_ns, int first,
+                           unsigned long big, unsigned long pieces)
+{
+    int worth = big * FI_PRUNE_BIG_SHARE >= pieces;
+    if (first)
+        return depth;
+    if (since_ns < FI_PRUNE_QUICK_NS && worth)
+        return depth < cap / 2 ? depth * 2 : cap;
+    if ((since_ns > FI_PRUNE_SLOW_NS || !worth) && depth / 2 >= FI_PRUNE_DEPTH)
+        return depth / 2;
+    return depth;
+}
+
 static void adapt_depth(struct fi_deque *d)
 {
-    unsigned long now = fi_clock_ns(), since = now - d->answered_ns;
-    int worth = AO_load(&d->stolen_big) * FI_PRUNE_BIG_SHARE >= AO_load(&d->stolen_pieces);
-    if (d->answered_ns != 0 && since < FI_PRUNE_QUICK_NS && worth)
-        d->prune_depth = d->prune_depth < d->cap / 2 ? d->prune_depth * 2 : d->cap;
-    else if ((since > FI_PRUNE_SLOW_NS || !worth) && d->prune_depth / 2 >= FI_PRUNE_DEPTH)
-        d->prune_depth /= 2;
+    unsigned long now = fi_clock_ns();
+    d->prune_depth = fi_prune_next_depth(d->prune_depth, d->cap, now - d->answered_ns,
+                                         d->answered_ns == 0, AO_load(&d->stolen_big),
+                                         AO_load(&d->stolen_pieces));
     d->answered_ns = now;
 }
 

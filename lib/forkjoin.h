@@ -30,6 +30,11 @@ FI_HIDDEN FI_MUST_CHECK int fi_forkjoin_root_typed(struct f_task_ *t);
 FI_HIDDEN void fi_forkjoin_bounds(struct fi_deque *d);
 FI_HIDDEN void fi_forkjoin_open(struct fi_server *me, int open);
 FI_HIDDEN long fi_prune_threshold(void);
+/* F_PRUNE_AUTO's depth after a thief's request that came since_ns after
+ * the last one (first: the run's first), when big of the pieces thieves
+ * took ran FI_PRUNE_WORTH_NS or longer, of pieces (fork.c, adapt_depth). */
+FI_HIDDEN size_t fi_prune_next_depth(size_t depth, size_t cap, unsigned long since_ns, int first,
+                                     unsigned long big, unsigned long pieces);
 FI_HIDDEN void fi_task_run(struct fi_server *me, struct f_task_ *t);
 /* Pop the newest slot and see it done: the slot, whose result is valid
  * until the next fork (typed.c's syncs). */

@@ -7,7 +7,8 @@
  * exactly for the forks that were pruned, and never with pruning off; the
  * statistics add up (every fork is pushed or pruned, every pushed one runs
  * once); FILAMENTS_PRUNE is parsed strictly; and a fib(20) keeps a number
- * of live forks bounded by a small multiple of its depth.  One server is
+ * of live forks bounded by a small multiple of its depth; and
+ * F_PRUNE_AUTO's depth follows the rule f_fork(3) states.  One server is
  * deterministic (no thief asks for work), so there the counts are exact.
  * Every test with servers runs at 1, 2, 4 and 8 servers (fj.h).
  */
@@ -16,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "forkjoin.h"    /* fi_prune_next_depth */
 #include "tunables.h"    /* FI_PRUNE_DEPTH: the 3 of f_fork(3) */
 
 static const long modes[] = { F_PRUNE_AUTO, 0, 1, 2, 5, 64 };
@@ -375,6 +377,41 @@ START_TEST(test_prune_env)
 }
 END_TEST
 
+/*
+ * F_PRUNE_AUTO's depth at a thief's request, as f_fork(3) states the
+ * rule.  A deep tree's pieces are mostly leaves that end at once, and its
+ * few large ones are still running: 3 big pieces in 100 (the rest of them
+ * 0.2 us, an average of 0.55 us) must double the depth, which a rule on
+ * the average refused (uts's binomial tree at 2 servers then made 2-9
+ * times the steals of pruning off).  One big piece in a thousand (a tiny
+ * one the system preempted) must not.
+ */
+START_TEST(test_prune_auto_depth_rule)
+{
+    const size_t cap = 1024, d = FI_PRUNE_DEPTH;
+    const unsigned long quick = FI_PRUNE_QUICK_NS / 2, slow = FI_PRUNE_SLOW_NS + 1;
+    const unsigned long between = (FI_PRUNE_QUICK_NS + FI_PRUNE_SLOW_NS) / 2;
+    /* The run's first request is no sign either way. */
+    ck_assert_uint_eq(fi_prune_next_depth(d, cap, quick, 1, 3, 100), d);
+    ck_assert_uint_eq(fi_prune_next_depth(4 * d, cap, slow, 1, 0, 100), 4 * d);
+    /* A quick request: double while one piece in FI_PRUNE_BIG_SHARE ran long. */
+    ck_assert_uint_eq(fi_prune_next_depth(d, cap, quick, 0, 3, 100), 2 * d);
+    ck_assert_uint_eq(fi_prune_next_depth(d, cap, quick, 0, 1, FI_PRUNE_BIG_SHARE), 2 * d);
+    ck_assert_uint_eq(fi_prune_next_depth(d, cap, quick, 0, 0, 0), 2 * d);
+    ck_assert_uint_eq(fi_prune_next_depth(4 * d, cap, quick, 0, 1, 1000), 2 * d);
+    ck_assert_uint_eq(fi_prune_next_depth(4 * d, cap, quick, 0, 1, FI_PRUNE_BIG_SHARE + 1),
+                      2 * d);
+    /* ... up to the whole deque. */
+    ck_assert_uint_eq(fi_prune_next_depth(cap / 2 + 1, cap, quick, 0, 3, 100), cap);
+    ck_assert_uint_eq(fi_prune_next_depth(cap, cap, quick, 0, 3, 100), cap);
+    /* A slow request halves, a request between keeps it; never below the start. */
+    ck_assert_uint_eq(fi_prune_next_depth(4 * d, cap, slow, 0, 3, 100), 2 * d);
+    ck_assert_uint_eq(fi_prune_next_depth(4 * d, cap, between, 0, 3, 100), 4 * d);
+    ck_assert_uint_eq(fi_prune_next_depth(d, cap, slow, 0, 0, 100), d);
+    ck_assert_uint_eq(fi_prune_next_depth(2 * d - 1, cap, slow, 0, 0, 100), 2 * d - 1);
+}
+END_TEST
+
 /* -------------------------------------------------------------- suite */
 
 Suite *make_suite(void)
@@ -388,6 +425,7 @@ Suite *make_suite(void)
     FJ_ADD(core, test_prune_stats_consistent, 0, 16);
     FJ_ADD(core, test_prune_peak_live_fib, 0, 16);
     FJ_ADD(core, test_prune_set_get, 0, 4);
+    tcase_add_test(core, test_prune_auto_depth_rule);
 
     TCase *env = fj_tcase(s, "env");
     FJ_ADD(env, test_prune_env, 0, 4 * NENV);
