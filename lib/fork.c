@@ -69,19 +69,20 @@ static void publish(struct fi_server *me)
  * twice as many, up to the whole deque, that thieves find a choice of
  * pieces public without asking (some of an unbalanced tree's are large).
  * But only while one piece in FI_PRUNE_BIG_SHARE or more of those the
- * thieves took from here ran FI_PRUNE_WORTH_NS or longer (they time
- * each; on uts's binomial tree at 2 servers, 2.6-2.8 % of them): where every piece is tiny (a loop of small forks), more of them
- * only make more steals, each dearer than the piece, and the depth halves
- * instead.  Not the pieces' average: on a deep tree the few large pieces
- * are still running when thieves ask, and the leaves that end at once
- * kept the average low, so that the depth sat at its least and the
- * thieves, helping at their joins, traded leaves (uts's binomial tree,
- * untyped, at 2 servers: a median of 8 300 steals a run against 3 000
- * with pruning off).  A share, not the largest piece so far: one piece that
- * the system preempted would count for the rest of the run.  A thief
- * that asks only long after found plenty: halve it too, down to
- * FI_PRUNE_DEPTH, and prune more.  The run's first request is no sign
- * either way: every thief asks at a start.
+ * thieves took from here ran FI_PRUNE_WORTH_NS or longer (they time each;
+ * on uts's binomial tree at 2 servers, 2.6-2.8 % of them): where every
+ * piece is tiny (a loop of small forks), more of them only make more
+ * steals, each dearer than the piece, and the depth halves instead.  Not
+ * the pieces' average: on a deep tree the few large pieces are still
+ * running when thieves ask, and the leaves that end at once kept the
+ * average low, so that the depth sat at its least and the thieves,
+ * helping at their joins, traded leaves (uts's binomial tree, untyped, at
+ * 2 servers: a median of 8 300 steals a run against 3 000 with pruning
+ * off).  A share, not the largest piece so far: one piece that the system
+ * preempted would count for the rest of the run.  A thief that asks only
+ * long after found plenty: halve it too, down to FI_PRUNE_DEPTH, and
+ * prune more.  The run's first request is no sign either way: every
+ * thief asks at a start.
  */
 size_t fi_prune_next_depth(size_t depth, size_t cap, unsigned long since_ns, int first,
                            unsigned long big, unsigned long pieces)
