@@ -143,12 +143,14 @@ static void put_string(FILE *f, const char *s)
 }
 
 /* ns nanoseconds as a sign, whole microseconds and three decimals, for
- * "%s%lu.%03lu": integers, as a double's conversion costs thousands of
- * instructions, once per span. */
+ * MICROS_FORMAT and MICROS_ARGS: integers, as a double's conversion costs
+ * thousands of instructions, once per span. */
 struct micros {
     const char *sign;
     unsigned long whole, thousandths;
 };
+#define MICROS_FORMAT "%s%lu.%03lu"
+#define MICROS_ARGS(m) (m).sign, (m).whole, (m).thousandths
 
 static struct micros micros(long ns)
 {
@@ -176,9 +178,9 @@ static void put_event(FILE *f, int pid, int tid, const struct fi_trace_event *e)
     struct micros dur = micros((long)(e->end_ns - e->start_ns));
     fprintf(f,
             ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
-            "\"ts\":%s%lu.%03lu,\"dur\":%s%lu.%03lu,\"args\":{",
-            kinds[e->kind].name, kinds[e->kind].category, pid, tid, ts.sign, ts.whole,
-            ts.thousandths, dur.sign, dur.whole, dur.thousandths);
+            "\"ts\":" MICROS_FORMAT ",\"dur\":" MICROS_FORMAT ",\"args\":{",
+            kinds[e->kind].name, kinds[e->kind].category, pid, tid, MICROS_ARGS(ts),
+            MICROS_ARGS(dur));
     for (int k = 0; k < FI_TRACE_ARGS && kinds[e->kind].arg[k].name != NULL; ++k) {
         const struct arg_name *a = &kinds[e->kind].arg[k];
         if (a->words != NULL)
@@ -208,13 +210,11 @@ static void put_track(FILE *f, int pid, int tid, const char *name, struct fi_tra
             last = b->event[k].end_ns;
     }
     if (b->dropped > 0) {
+        struct micros ts = micros((long)(last - fi_trace.origin_ns));
         fprintf(f,
                 ",\n{\"name\":\"dropped spans\",\"cat\":\"trace\",\"ph\":\"i\",\"s\":\"t\","
-                "\"pid\":%d,\"tid\":%d,\"ts\":",
-                pid, tid);
-        struct micros ts = micros((long)(last - fi_trace.origin_ns));
-        fprintf(f, "%s%lu.%03lu,\"args\":{\"dropped\":%lu}}", ts.sign, ts.whole, ts.thousandths,
-                b->dropped);
+                "\"pid\":%d,\"tid\":%d,\"ts\":" MICROS_FORMAT ",\"args\":{\"dropped\":%lu}}",
+                pid, tid, MICROS_ARGS(ts), b->dropped);
     }
 }
 
