@@ -48,6 +48,24 @@ done
 compare knapsack all --size=1
 compare knapsack all --size=22 --seed=7
 
+# The even-odd instances (apps/knapsack/knapsack.h): an odd capacity that
+# no subset fills, and a search that expands as many branches in any
+# order, pruned or not (within one in 1000; a few dozen apart here), so
+# that the programs' times compare the same work.
+forks_of() {    # impl, pruning threshold
+    FILAMENTS_PRUNE=$2 $timeout "$(path knapsack)" --impl="$1" --size=20 --seed=3 --servers=2 2>&1 |
+        sed -n 's/.* capacity=\([0-9]*\) value=\([0-9]*\) forks=\([0-9]*\) .*check=ok .*/\1 \2 \3/p'
+}
+want=$(forks_of fil-typed auto)
+for got in "$(forks_of fil auto)" "$(forks_of fil 0)" "$(forks_of fil 1)"; do
+    # shellcheck disable=SC2086 # six numbers, one word each
+    set -- $want $got
+    if [ $# -ne 6 ] || [ $(($1 % 2)) -ne 1 ] || [ "$2" -ge "$1" ] ||
+       [ $((($6 - $3) * 1000)) -gt "$3" ] || [ $((($3 - $6) * 1000)) -gt "$3" ]; then
+        fail "knapsack --size=20 --seed=3: capacity, value, forks typed '$want', untyped '$got'"
+    fi
+done
+
 # 1024 servers, more than the leaves of the recursion: quad's static program
 # at 1024 segments, against seq --segments=1024.
 many fib --size=10

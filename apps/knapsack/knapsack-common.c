@@ -3,9 +3,9 @@
  * main (knapsack.h).
  *
  * --size is the number of items, --seed picks the instance.  The search
- * visits about 2^(size - 2) branches or more, rising unevenly with the
- * size (whether a subset fills the capacity exactly, which ends the
- * search at once, is a matter of chance).
+ * visits about twice as many branches for each item more, unevenly (seed
+ * 1: 48.6 million forks at 28 items, 67.8 million at 29, 285 million at
+ * 30).
  *
  * The check is exact and independent of the search: the optimal value by
  * meet in the middle (Horowitz and Sahni): every subset of each half of
@@ -24,7 +24,7 @@
 #include "knapsack.h"
 
 #define ITEMS_MAX 40
-#define WEIGHT_MAX (1L << 30)
+#define WEIGHT_MAX (1L << 30)  /* even: the weights are 2, 4, ... WEIGHT_MAX */
 
 static long seed = 1;
 
@@ -54,7 +54,7 @@ static void *create(const struct app_args *args)
     k->values = app_alloc((size_t)n + 1, sizeof *k->values);
     long total = 0;
     for (long i = 0; i < n; ++i) {
-        long w = 1 + (long)(app_rand(&state) % WEIGHT_MAX);
+        long w = 2 * (1 + (long)(app_rand(&state) % (WEIGHT_MAX / 2)));
         /* Insertion by density: stable, and n is small. */
         long j = i;
         struct knapsack_item it = { w, w };
@@ -67,7 +67,7 @@ static void *create(const struct app_args *args)
         k->weights[i + 1] = k->weights[i] + k->item[i].weight;
         k->values[i + 1] = k->values[i] + k->item[i].value;
     }
-    k->capacity = total / 2;
+    k->capacity = total / 2 | 1;  /* odd: no subset fills it (knapsack.h) */
     k->best = -1;
     return k;
 }
@@ -188,7 +188,7 @@ static const struct app knapsack = {
     .options = options,
     .size_min = 1,
     .size_max = ITEMS_MAX,  /* the exhaustive check: 2^20 subsets a half */
-    .size_default = 30,
+    .size_default = 29,
     .bytes = bytes,
     .create = create,
     .check = check,

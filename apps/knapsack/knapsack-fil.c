@@ -11,7 +11,8 @@
  *              FILAMENTS_PRUNE says otherwise).  A pruned fork runs the
  *              leaving branch at once, before the taking one, so this
  *              program explores in another order than the sequential one
- *              and may expand more branches (f_fork(3), "Pruning").
+ *              (f_fork(3), "Pruning"); on these instances it expands as
+ *              many branches, give or take a few hundred (knapsack.h).
  *   fil-typed  f_fork_long/f_sync_long: each child returns its value, as
  *              a call would.
  *

@@ -5,15 +5,26 @@
  * than the best value found so far, shared by every thread.
  *
  * The instance (knapsack-common.c) is generated from --seed: --size items
- * of weight uniform in [1, 2^30] and value equal to the weight, the
- * capacity half their total weight.  That is subset sum, the knapsack the
- * bound prunes least: every item has the same density, so the fractional
- * bound is the capacity itself until the items left cannot fill it, and
- * the search is a binary tree of tiny branches, two children each, most of
- * them near the leaves; the Filaments programs fork one child of each,
- * 149.8 million forks at the default 30 items (knapsack-fil.c).  (The
- * sort by density then keeps the generated order; knapsack_bound() is the
- * general bound.)
+ * of even weight uniform in [2, 2^30] and value equal to the weight, the
+ * capacity half their total weight, made odd.  That is subset sum, the
+ * knapsack the bound prunes least: every item has the same density, so
+ * the fractional bound is the capacity itself until the items left cannot
+ * fill it, and the search is a binary tree of tiny branches, two children
+ * each, most of them near the leaves; the Filaments programs fork one
+ * child of each, 67.8 million forks at the default 29 items (knapsack-fil.c).
+ * Even weights and an odd capacity are the "even-odd" instances (after
+ * R. G. Jeroslow, "Trivial integer programs unsolvable by branch-and-
+ * bound", Mathematical Programming 6, 1974): no subset fills the capacity,
+ * so no value found reaches the bound of a branch whose items can still
+ * overfill it, and the search must expand every such branch, whatever it
+ * found first.  They are nearly all of the branches, so the number hardly
+ * depends on the order, and so on the program, pruned or not, or the
+ * number of servers (a few hundred branches in tens of millions).  With
+ * odd weights too, the first exact fill would end the search, and when
+ * the order met it would decide the time (seed 1, 33 items, untyped, 1
+ * server: from 17 to 109 million forks as the pruning threshold changed).
+ * (The sort by density then keeps the generated order; knapsack_bound()
+ * is the general bound.)
  *
  * A branch is (i, cap, value): items 0 .. i-1 decided, `cap` capacity
  * left, `value` taken.  It returns the best value of a complete choice in
@@ -21,11 +32,11 @@
  * value is complete (no choice of the items left adds to it), and records
  * its value as the best if it is better.  The root's value is then the
  * best of all: every best was recorded by a complete branch, whose value
- * reaches the root through the maxima of its ancestors.  Which branches
- * are cut depends on the order in which the best values were found, so
- * the programs visit different numbers of branches; the optimal value is
- * the same, and the check compares it with an exhaustive search (meet in
- * the middle).
+ * reaches the root through the maxima of its ancestors.  In general which
+ * branches are cut depends on the order in which the best values were
+ * found (not on these instances, above); the optimal value is the same,
+ * and the check compares it with an exhaustive search (meet in the
+ * middle).
  *
  * Included by the C++ peer (knapsack-tbb.cc), hence the extern "C".
  */
