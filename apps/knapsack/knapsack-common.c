@@ -67,7 +67,7 @@ static void *create(const struct app_args *args)
         k->weights[i + 1] = k->weights[i] + k->item[i].weight;
         k->values[i + 1] = k->values[i] + k->item[i].value;
     }
-    k->capacity = total / 2 | 1;  /* odd: no subset fills it (knapsack.h) */
+    k->capacity = (total / 2) | 1;  /* odd: no subset fills it (knapsack.h) */
     k->best = -1;
     return k;
 }
