@@ -130,8 +130,7 @@ F_API int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg);
  *     {
  *         if (n < 2)
  *             return n;
- *         if (f_fork_long(&fr, fib, n - 1, 0, NULL) < 0)   (forked nothing)
- *             return fib(fr, n - 1, 0, NULL) + fib(fr, n - 2, 0, NULL);
+ *         f_fork_long(&fr, fib, n - 1, 0, NULL);   (in a full deque, a call)
  *         long b = fib(fr, n - 2, 0, NULL);
  *         return f_sync_long(&fr, fib) + b;
  *     }
