@@ -13,6 +13,9 @@
  * task count coming back as the call's result, as in the sequential
  * recursion; the work results go into a padded slot per server, summed
  * after the run (a sum modulo 2^64 does not depend on the order).
+ *
+ * No fork needs a fallback or a check (f_fork(3)): in a full deque the
+ * child runs at once.
  */
 #include <filaments.h>
 
@@ -26,13 +29,11 @@ static void task(long i, long f, void *out)
     c->work = taskpool_first(i, f);
     if (i <= 0)
         return;
-    if (f_fork(task, i - 2, f, &left) < 0)
-        task(i - 2, f, &left);  /* forked nothing: call it */
+    f_fork(task, i - 2, f, &left);
     uint64_t x = taskpool_middle(c->work, f);
-    if (f_fork(task, i - 1, f, &right) < 0)
-        task(i - 1, f, &right);
+    f_fork(task, i - 1, f, &right);
     c->work = taskpool_last(x, f);
-    app_check_f(f_join(), "f_join");
+    f_join();
     c->tasks += left.tasks + right.tasks;
     c->work += left.work + right.work;
 }
@@ -50,19 +51,13 @@ static long task_typed(f_frame fr, long i, long f, void *slots)
         s[f_my_server()].work += x;
         return 1;
     }
-    /* A typed fork that fails forked nothing: call it, and do not sync for it. */
-    int forked_left = f_fork_long(&fr, task_typed, i - 2, f, slots) == 0;
-    long left = forked_left ? 0 : task_typed(fr, i - 2, f, slots);
+    f_fork_long(&fr, task_typed, i - 2, f, slots);
     x = taskpool_middle(x, f);
-    int forked_right = f_fork_long(&fr, task_typed, i - 1, f, slots) == 0;
-    long right = forked_right ? 0 : task_typed(fr, i - 1, f, slots);
+    f_fork_long(&fr, task_typed, i - 1, f, slots);
     x = taskpool_last(x, f);
     s[f_my_server()].work += x;
-    if (forked_right)
-        right = f_sync_long(&fr, task_typed);
-    if (forked_left)
-        left = f_sync_long(&fr, task_typed);
-    return 1 + left + right;
+    long right = f_sync_long(&fr, task_typed);
+    return 1 + f_sync_long(&fr, task_typed) + right;
 }
 
 struct root {
