@@ -75,8 +75,9 @@ run() {
     return 0
 }
 
-# The server counts compare runs at.
-counts="1 2 3 4 8"
+# The server counts compare runs at (compare_at sets others for one call).
+all_counts="1 2 3 4 8"
+counts=$all_counts
 
 # compare PROG IMPLS ARGS...: every impl of IMPLS (all: listed_impls) at
 # every server count of $counts against seq.  One impl's answer depends on
@@ -109,6 +110,14 @@ compare() {
     done
 }
 
+# compare_at COUNTS PROG IMPLS ARGS...: compare at the server counts COUNTS.
+compare_at() {
+    counts=$1
+    shift
+    compare "$@"
+    counts=$all_counts
+}
+
 # many PROG ARGS...: compare every parallel impl at 1024 servers, the most
 # the apps and the library take: far more servers than the small problem
 # ARGS has rows, points or tasks.  On 2 busy cores (2026-11-26) every app's
@@ -117,11 +126,9 @@ compare() {
 # all, so its build (SAN_CFLAGS in the Makefile here) leaves them out.
 many() {
     grep -q '^SAN_CFLAGS = .*-fsanitize=thread' Makefile 2>/dev/null && return
-    counts=1024
     prog=$1
     shift
-    compare "$prog" all "$@"
-    counts="1 2 3 4 8"
+    compare_at 1024 "$prog" all "$@"
 }
 
 # bad PROG ARGS...: exit status 2, one line on stderr naming the app,

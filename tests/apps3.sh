@@ -33,9 +33,7 @@ compare taskpool all --k=2 --f=0
 # server the roots alone would): the forks that find it full run as calls,
 # some 80 to 110 of them at 2 to 8 servers, with no check or fallback in
 # the program (apps/taskpool/taskpool-fil.c).
-counts="2 3 4 8"
-FILAMENTS_DEQUE=16 FILAMENTS_PRUNE=0 compare taskpool "fil fil-typed" --k=20 --f=0
-counts="1 2 3 4 8"
+FILAMENTS_DEQUE=16 FILAMENTS_PRUNE=0 compare_at "2 3 4 8" taskpool "fil fil-typed" --k=20 --f=0
 # 1024 servers, more than the rows, leaves and tasks.
 many multigrid --size=4 --iters=2 --sweeps=1
 many lu --size=7
