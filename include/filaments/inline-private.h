@@ -336,70 +336,110 @@ static inline int f_join_inline_(void)
 F_API int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg);
 F_API f_value f_sync_typed_(unsigned long kind);
 
-/* Typed forks: push at the bottom, if it is below peak_, the highest
- * bottom so far (a new peak goes to the library), which a thief that asks
- * for work zeroes, and take the slot above as the frame (the library's
- * path does the same where the frame was not the bottom: untyped children
- * left above it, or a join since).  No pruning threshold stops them: a pushed
- * child that its sync calls costs no more than the call a pruned fork
- * would make, and leaves that call in tail position (f_fork(3)); the
- * library prunes them only in a full deque.  A sync pops the slot under
- * the frame, if the frame is the bottom; the library marks the slot below
- * the calling filament's first child wherever it hands out a frame there
- * (doc/design.md, "Fork/join"), so no sync pops a slot of another's
- * without a bound to compare with.  A slot whose word is the named
- * function of this kind (only a typed fork of it writes one; a marked one
- * differs) is called directly, as a plain call with nothing after it (the
- * caller's base_; its leftovers for the caller's next sync or join), so
- * that the compiler can make the recursion a loop.  Every fork stores j
- * and arg, so that this is one compare whatever the fork passed: a flag
- * for forks without them saved their two stores but cost the syncs of
- * the forks with them a second compare (doc/design.md, "Fork/join").  A
- * pruned child's kept result (F_KIND_DONE_) is returned; the rest goes to
- * the library. */
+/* Typed forks: push at the frame, if it is the bottom and below peak_, the
+ * highest bottom so far (a new peak goes to the library), which a thief
+ * that asks for work zeroes, and take the slot above as the frame (the
+ * library's path takes the bottom, where the frame was not the bottom:
+ * untyped children left above it, or a join since).  The frame is the
+ * slot's address, so that the fork does not wait for the previous fork's
+ * or sync's store of the bottom, as Lace's spawn writes at the head it
+ * passes.  No pruning threshold stops them: a pushed child that its sync
+ * calls costs no more than the call a pruned fork would make, and leaves
+ * that call in tail position (f_fork(3)); the library prunes them only in
+ * a full deque.  A sync pops the slot under the frame, if the frame is the
+ * bottom; the library marks the slot below the calling filament's first
+ * child wherever it hands out a frame there (doc/design.md, "Fork/join"),
+ * so no sync pops a slot of another's without a bound to compare with.  A
+ * slot whose word is the named function of this kind (only a typed fork
+ * of it writes one; a marked one differs) is called directly, as a plain
+ * call with nothing after it (the caller's base_; its leftovers for the
+ * caller's next sync or join), so that the compiler can make the
+ * recursion a loop.  Every fork stores j and arg, so that this is one
+ * compare whatever the fork passed: a flag for forks without them saved
+ * their two stores but cost the syncs of the forks with them a second
+ * compare (doc/design.md, "Fork/join").  A pruned child's kept result
+ * (F_KIND_DONE_) is returned; the rest goes to the library.
+ *
+ * The frame goes in and comes back by value (f_fork_long_at_ and its
+ * kin), and only the small functions that the macros call take its
+ * address, inlined before the compiler's first passes (F_EARLY_): so the
+ * typed function's frame is a register from the start, as Lace's head is,
+ * and the compiler may split the function's leaf test off into its
+ * callers, as it does Lace's tasks. */
+#if defined(__GNUC__)
+#define F_EARLY_ __attribute__((always_inline))
+#else
+#define F_EARLY_
+#endif
+struct f_forked_ {
+    struct f_task_ *frame_;
+    int rc_;
+};
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
-    static inline int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn, long i, long j, \
-                                              void *arg)                                       \
+    struct f_synced_##name##_ {                                                                \
+        T value_;                                                                              \
+        struct f_task_ *frame_;                                                                \
+    };                                                                                         \
+    static inline struct f_forked_ f_fork_##name##_at_(struct f_task_ *t, f_##name##_func fn,  \
+                                                       long i, long j, void *arg)              \
     {                                                                                          \
         struct f_deque_ *d = &f_deque_;                                                        \
-        struct f_task_ *t;                                                                     \
-        int rc;                                                                                \
-        if (fr == (f_frame *)0)  /* no frame: refused as a NULL fn is (F_ESTATE first) */      \
-            return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
-        t = d->bottom_;                                                                        \
-        if (F_LIKELY_(f_below_bound_(t, &d->peak_) && fn != (f_##name##_func)0)) {             \
+        struct f_forked_ r;                                                                    \
+        if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_) &&                       \
+                      fn != (f_##name##_func)0)) {                                             \
             f_write_slot_(d, t, KIND, (void (*)(void))fn, i, j, arg);                          \
-            *fr = t + 1;                                                                       \
-            return 0;                                                                          \
+            r.frame_ = t + 1;                                                                  \
+            r.rc_ = 0;                                                                         \
+            return r;                                                                          \
         }                                                                                      \
-        rc = f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                               \
-        *fr = d->bottom_;                                                                      \
-        return rc;                                                                             \
+        r.rc_ = f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                            \
+        r.frame_ = d->bottom_;                                                                 \
+        return r;                                                                              \
     }                                                                                          \
-    static inline T f_sync_##name##_inline_(f_frame *fr, f_##name##_func fn)                   \
+    static inline struct f_synced_##name##_ f_sync_##name##_at_(struct f_task_ *t,             \
+                                                                f_##name##_func fn)            \
     {                                                                                          \
         struct f_deque_ *d = &f_deque_;                                                        \
-        struct f_task_ *t;                                                                     \
-        T r;                                                                                   \
-        if (fr == (f_frame *)0)  /* as its fork: nothing to sync */                            \
-            return (T)0;                                                                       \
-        t = *fr;                                                                               \
+        struct f_synced_##name##_ r;                                                           \
         if (F_LIKELY_(t == d->bottom_)) {                                                      \
             if (F_LIKELY_((--t)->word_ == f_word_(KIND, (void (*)(void))fn))) {                \
                 d->bottom_ = t;                                                                \
-                *fr = t;                                                                       \
-                return fn(t, t->i_, t->j_, t->arg_);                                           \
+                r.frame_ = t;                                                                  \
+                r.value_ = fn(t, t->i_, t->j_, t->arg_);                                       \
+                return r;                                                                      \
             }                                                                                  \
             F_REREAD_();                                                                       \
             if (t->word_ == f_word_(F_KIND_DONE_, (void (*)(void))0)) {                        \
                 d->bottom_ = t;                                                                \
-                *fr = t;                                                                       \
-                return t->result_.member;                                                      \
+                r.frame_ = t;                                                                  \
+                r.value_ = t->result_.member;                                                  \
+                return r;                                                                      \
             }                                                                                  \
         }                                                                                      \
-        r = f_sync_typed_(KIND).member;                                                        \
-        *fr = d->bottom_;                                                                      \
+        r.value_ = f_sync_typed_(KIND).member;                                                 \
+        r.frame_ = d->bottom_;                                                                 \
         return r;                                                                              \
+    }                                                                                          \
+    /* No frame pointer: refused as a NULL fn is (F_ESTATE first). */                          \
+    static inline F_EARLY_ int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn,        \
+                                                       long i, long j, void *arg)              \
+    {                                                                                          \
+        struct f_forked_ r;                                                                    \
+        if (fr == (f_frame *)0)                                                                \
+            return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
+        r = f_fork_##name##_at_(*fr, fn, i, j, arg);                                           \
+        *fr = r.frame_;                                                                        \
+        return r.rc_;                                                                          \
+    }                                                                                          \
+    /* No frame pointer: as its fork, nothing to sync. */                                      \
+    static inline F_EARLY_ T f_sync_##name##_inline_(f_frame *fr, f_##name##_func fn)          \
+    {                                                                                          \
+        struct f_synced_##name##_ r;                                                           \
+        if (fr == (f_frame *)0)                                                                \
+            return (T)0;                                                                       \
+        r = f_sync_##name##_at_(*fr, fn);                                                      \
+        *fr = r.frame_;                                                                        \
+        return r.value_;                                                                       \
     }
 F_TYPED_FORK_(long, long, F_KIND_LONG_, l)
 F_TYPED_FORK_(double, double, F_KIND_DOUBLE_, d)
