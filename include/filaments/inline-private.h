@@ -260,10 +260,10 @@ static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const 
  * fork to the library, as a zero before would have. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
-static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
-                                 void (*fn)(void), long i, long j, void *arg)
+static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long word,
+                                 long i, long j, void *arg)
 {
-    t->word_ = f_word_(kind, fn);
+    t->word_ = word;
     t->i_ = i;
     t->j_ = j;
     t->arg_ = arg;
@@ -277,7 +277,7 @@ static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long k
     if (fn == (void (*)(void))0)
         return F_ASK_;
     if (F_LIKELY_(f_below_bound_(t, &d->limit_))) {
-        f_write_slot_(d, t, kind, fn, i, j, arg);
+        f_write_slot_(d, t, f_word_(kind, fn), i, j, arg);
         return F_PUSHED_;
     }
     return F_LOAD_BOUND_(&d->limit_) != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
@@ -365,7 +365,10 @@ F_API f_value f_sync_typed_(unsigned long kind);
  * address, inlined before the compiler's first passes (F_EARLY_): so the
  * typed function's frame is a register from the start, as Lace's head is,
  * and the compiler may split the function's leaf test off into its
- * callers, as it does Lace's tasks. */
+ * callers, as it does Lace's tasks.  They make the word too, so that the
+ * forks and syncs of one function share one (f_word_): made in the
+ * functions inlined later, each made its own, which took a register each
+ * or was made again at each use. */
 #if defined(__GNUC__)
 #define F_EARLY_ __attribute__((always_inline))
 #else
@@ -380,14 +383,15 @@ struct f_forked_ {
         T value_;                                                                              \
         struct f_task_ *frame_;                                                                \
     };                                                                                         \
-    static inline struct f_forked_ f_fork_##name##_at_(struct f_task_ *t, f_##name##_func fn,  \
-                                                       long i, long j, void *arg)              \
+    static inline struct f_forked_ f_fork_##name##_at_(struct f_task_ *t, unsigned long word,  \
+                                                       f_##name##_func fn, long i, long j,     \
+                                                       void *arg)                              \
     {                                                                                          \
         struct f_deque_ *d = &f_deque_;                                                        \
         struct f_forked_ r;                                                                    \
         if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_) &&                       \
                       fn != (f_##name##_func)0)) {                                             \
-            f_write_slot_(d, t, KIND, (void (*)(void))fn, i, j, arg);                          \
+            f_write_slot_(d, t, word, i, j, arg);                                              \
             r.frame_ = t + 1;                                                                  \
             r.rc_ = 0;                                                                         \
             return r;                                                                          \
@@ -397,12 +401,13 @@ struct f_forked_ {
         return r;                                                                              \
     }                                                                                          \
     static inline struct f_synced_##name##_ f_sync_##name##_at_(struct f_task_ *t,             \
+                                                                unsigned long word,            \
                                                                 f_##name##_func fn)            \
     {                                                                                          \
         struct f_deque_ *d = &f_deque_;                                                        \
         struct f_synced_##name##_ r;                                                           \
         if (F_LIKELY_(t == d->bottom_)) {                                                      \
-            if (F_LIKELY_((--t)->word_ == f_word_(KIND, (void (*)(void))fn))) {                \
+            if (F_LIKELY_((--t)->word_ == word)) {                                             \
                 d->bottom_ = t;                                                                \
                 r.frame_ = t;                                                                  \
                 r.value_ = fn(t, t->i_, t->j_, t->arg_);                                       \
@@ -427,7 +432,7 @@ struct f_forked_ {
         struct f_forked_ r;                                                                    \
         if (fr == (f_frame *)0)                                                                \
             return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
-        r = f_fork_##name##_at_(*fr, fn, i, j, arg);                                           \
+        r = f_fork_##name##_at_(*fr, f_word_(KIND, (void (*)(void))fn), fn, i, j, arg);        \
         *fr = r.frame_;                                                                        \
         return r.rc_;                                                                          \
     }                                                                                          \
@@ -437,7 +442,7 @@ struct f_forked_ {
         struct f_synced_##name##_ r;                                                           \
         if (fr == (f_frame *)0)                                                                \
             return (T)0;                                                                       \
-        r = f_sync_##name##_at_(*fr, fn);                                                      \
+        r = f_sync_##name##_at_(*fr, f_word_(KIND, (void (*)(void))fn), fn);                   \
         *fr = r.frame_;                                                                        \
         return r.value_;                                                                       \
     }
