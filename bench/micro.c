@@ -25,7 +25,8 @@
  * f_sync_long, passing i = j = k (arguments the fork stores).
  * fork-sync-noargs: the same with j = 0 and arg = NULL, constants at the
  * fork, as a Fibonacci's forks pass them; the fork stores them all the
- * same, so that the sync's one compare serves both (doc/design.md).
+ * same (as one pair, and the word and i as another), so that the sync's
+ * one compare serves both (doc/design.md).
  *
  * The empty functions are external and noinline, with an empty asm that
  * clobbers memory, so the compiler can neither drop nor inline the calls.
