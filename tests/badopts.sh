@@ -81,7 +81,11 @@ for v in -1 0 abc "" "$huge"; do
     bad "$srcdir/scripts/micro-overheads" --count="$v"
     bad "$srcdir/scripts/mpi-model" --runs="$v"
     bad "$srcdir/scripts/speedup-tables" --no-setup --ranks="$v"
+    bad "$srcdir/scripts/compare" --runs="$v" true
 done
+bad "$srcdir/scripts/compare" --bogus true
+bad "$srcdir/scripts/compare" --field="" true
+bad "$srcdir/scripts/compare"
 bad "$srcdir/scripts/mpi-model" --bogus
 bad "$srcdir/scripts/oversubscription" --bogus
 bad "$srcdir/scripts/run-tests" --bogus
