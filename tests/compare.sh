@@ -6,12 +6,9 @@
 # a run that fails, prints check=FAIL, or prints no time or a time of 0.
 # Skipped without python3.
 set -u
-srcdir=${srcdir:-.}
-command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/compare.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "${srcdir:-.}/tests/script-helpers.sh"
+need python3
+scratch compare
 
 # A stand-in program: appends NAME to the log and prints LINE.
 cat >"$tmp/prog" <<'PROG'
@@ -51,5 +48,4 @@ refused "$p b seconds=0.0"
 refused "sh -c 'exit 3'; $p"
 refused "$tmp/absent $p"
 
-[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok"
+finish

@@ -4,10 +4,9 @@
 # rejects bad options with one line and exit 2.  bench/omp-barrier likewise,
 # where it is built.
 set -u
+. "${srcdir:-.}/tests/script-helpers.sh"
 micro=./bench/micro
 [ -x "$micro" ] || { echo "bench/micro is not built"; exit 99; }
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 for w in $("$micro" --what=list); do
     [ "$w" = list ] && continue
@@ -46,5 +45,4 @@ if [ -x ./bench/omp-barrier ]; then
     ./bench/omp-barrier --bogus >/dev/null 2>&1
     [ $? = 2 ] || fail "omp-barrier --bogus: not exit 2"
 fi
-[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok"
+finish

@@ -8,16 +8,13 @@
 # ranks) and, where the apps have MPI programs, of speedup-tables --ranks
 # 1,2.  Nothing is timed against anything.
 set -u
-srcdir=${srcdir:-.}
+. "${srcdir:-.}/tests/script-helpers.sh"
 # The live runs under AddressSanitizer: LeakSanitizer reports Open MPI's own
 # allocations from MPI_Init, as in tests/mpi.sh; leaks are not checked here.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+need python3
 model=$srcdir/scripts/mpi-model
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpi-model.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+scratch mpi-model
 
 # --- 1. the formulas.  Inputs: t_node(b) = 100 us + (b - 8) ns, allreduce
 # 200 us, tau_s = 100 ns, tau_f = 200 ns a point; Jacobi 100 x 100, 10
@@ -103,9 +100,7 @@ rc=$?
 
 # --- 3. live, where MPI is built
 if [ ! -x ./bench/mpi-pingpong ]; then
-    [ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
-    echo "ok (MPI not built: the live runs skipped)"
-    exit 0
+    finish "ok (MPI not built: the live runs skipped)"
 fi
 for args in "--rounds=0" "--ms=0" "--min-bytes=x" "--min-bytes=10 --max-bytes=9" "--bogus"; do
     # shellcheck disable=SC2086
@@ -135,5 +130,4 @@ if ./apps/jacobi/jacobi --help | grep -q "^ *mpi-fil "; then
     [ "$(grep -c '^app=jacobi impl=mpi-fil .* ranks=2 ' "$tmp/ranks/raw.txt")" = 1 ] ||
         fail "speedup-tables --ranks: not one mpi-fil line at 2 ranks"
 fi
-[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok"
+finish

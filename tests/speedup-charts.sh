@@ -2,13 +2,10 @@
 # speedup-charts.sh - scripts/speedup-tables draws a PNG and an SVG chart per
 # app with gnuplot and embeds them in README.md.  Skipped without gnuplot.
 set -u
-srcdir=${srcdir:-.}
-command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
-command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot not found: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/speedup-charts.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "${srcdir:-.}/tests/script-helpers.sh"
+need python3
+need gnuplot
+scratch speedup-charts
 
 "$srcdir/scripts/speedup-tables" --from-raw "$srcdir/tests/data/raw-sample.txt" \
     --out "$tmp" >"$tmp/log" 2>&1 || { cat "$tmp/log"; fail "exit non-zero"; }
@@ -19,5 +16,4 @@ for app in matmul jacobi; do
     grep -q "ideal" "$tmp/$app.svg" 2>/dev/null || fail "$app.svg has no ideal line"
     grep -q "^!\[$app speedup\]($app.png)" "$tmp/README.md" || fail "README.md lacks $app.png"
 done
-[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok"
+finish

@@ -5,14 +5,11 @@
 # explicit sizes, and --trace.  Checks the tables' shape, the traces and
 # their links, and that nothing failed; no time is compared with anything.
 set -u
-srcdir=${srcdir:-.}
-command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+. "${srcdir:-.}/tests/script-helpers.sh"
+need python3
 [ -x ./apps/matmul/matmul ] && [ -x ./apps/taskpool/taskpool ] ||
     { echo "the apps are not built"; exit 99; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/speedup-quick.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+scratch speedup-quick
 
 if ! "$srcdir/scripts/speedup-tables" --quick --no-setup --no-charts --no-micro \
     --apps-dir ./apps --apps matmul,taskpool-f1 --cpus 1,2 --runs 3 \
@@ -47,5 +44,4 @@ grep -q "Micro-overheads" "$tmp/out/README.md" || fail "README.md: no micro-over
 if ./apps/matmul/matmul --help | grep -q "^ *omp "; then
     grep -q "OMP/F" "$tmp/out/matmul.txt" || fail "matmul: no OMP/F column"
 fi
-[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok"
+finish

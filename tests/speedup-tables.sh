@@ -8,14 +8,11 @@
 # options that must exit 2, the sh start without python3, and --ranks
 # through a stand-in for mpirun.
 set -u
-srcdir=${srcdir:-.}
-command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+. "${srcdir:-.}/tests/script-helpers.sh"
+need python3
 runner=$srcdir/scripts/speedup-tables
 data=$srcdir/tests/data
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/speedup-tables.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+scratch speedup-tables
 
 # --- 1. tables from recorded lines: exactly the expected text
 if ! "$runner" --from-raw "$data/raw-sample.txt" --out "$tmp/raw" --no-charts >"$tmp/log" 2>&1; then
@@ -237,5 +234,4 @@ rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^speedup-tables: --ranks: MPI is not built" \
     "$tmp/err" || fail "--ranks without MPI: exit $rc, '$(cat "$tmp/err")'"
 
-[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok"
+finish

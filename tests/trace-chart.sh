@@ -6,12 +6,9 @@
 # write them) make one table and chart with the rows of both.  Skipped
 # without python3.
 set -u
-srcdir=${srcdir:-.}
-command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/trace-chart.XXXXXX") || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "${srcdir:-.}/tests/script-helpers.sh"
+need python3
+scratch trace-chart
 
 for k in 0 1; do
     FILAMENTS_TRACE="$tmp/jacobi$k.json" ./apps/jacobi/jacobi --impl=fil --servers=2 \
@@ -43,5 +40,4 @@ if command -v gnuplot >/dev/null 2>&1; then
         fail "jacobi0.all.png is not a PNG"
     grep -q "<svg" "$tmp/jacobi0.all.svg" 2>/dev/null || fail "jacobi0.all.svg is not an SVG"
 fi
-[ $fails = 0 ] || { echo "$fails failure(s)"; exit 1; }
-echo "ok"
+finish
