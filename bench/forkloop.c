@@ -121,6 +121,7 @@ int main(int argc, char **argv)
     };
     int servers = 2, typed = 0;
     long rounds = 1;
+    opterr = 0;  /* one line of our own below, not getopt's as well */
     for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
         switch (c) {
         case 's': servers = (int)number("servers", optarg, 1, 1024); break;

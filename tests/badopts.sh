@@ -67,6 +67,13 @@ for o in servers sleep-ms stretch-ms; do
     done
 done
 bad ./bench/idle --bogus
+for o in servers children rounds us; do
+    for v in -1 0 abc "" "$huge"; do
+        [ "$o$v" = us0 ] || bad ./bench/forkloop --"$o=$v"    # --us=0: children of no work
+    done
+done
+bad ./bench/forkloop --bogus
+bad ./bench/forkloop stray-argument
 for o in seconds count; do
     for v in -1 0 abc "" "$huge"; do
         bad ./tests/soak --"$o=$v"
