@@ -103,17 +103,21 @@ static int steal_from(struct fi_server *me, struct fi_server *victim)
         return 0;
     struct f_task_ t = { .word_ = slot->word_, .i_ = slot->i_, .j_ = slot->j_,
                          .arg_ = slot->arg_, .result_ = slot->result_ };
-    unsigned long start = fi_clock_ns();
-    fi_task_run(me, &t);
-    unsigned long end = fi_clock_ns();
-    if (end - start >= FI_PRUNE_WORTH_NS)
-        AO_fetch_and_add1(&victim->deque.stolen_big);
-    AO_fetch_and_add1(&victim->deque.stolen_pieces);
-    if (FI_UNLIKELY(me->trace != NULL))
-        fi_trace_add(me->trace, FI_TRACE_STEAL, start, end, victim->index, 1, 0, 0);
+    /* A pruned child's kept value (F_KIND_DONE_) is no filament: taking
+     * it runs nothing, and counts nothing (nor does the owner's pop). */
+    if (fi_task_kind(&t) != F_KIND_DONE_) {
+        unsigned long start = fi_clock_ns();
+        fi_task_run(me, &t);
+        unsigned long end = fi_clock_ns();
+        if (end - start >= FI_PRUNE_WORTH_NS)
+            AO_fetch_and_add1(&victim->deque.stolen_big);
+        AO_fetch_and_add1(&victim->deque.stolen_pieces);
+        if (FI_UNLIKELY(me->trace != NULL))
+            fi_trace_add(me->trace, FI_TRACE_STEAL, start, end, victim->index, 1, 0, 0);
+        me->stats.steals++;
+        me->deque.taken++;
+    }
     slot->result_ = t.result_;
-    me->stats.steals++;
-    me->deque.taken++;
     /* Release: the result before the flag; pairs with wait_done. */
     AO_store_release(fi_task_done(slot), 1);
     return 1;
@@ -216,7 +220,7 @@ struct f_task_ *fi_forkjoin_pop(struct fi_server *me)
         /* Stolen: top == split == b + 1.  Keep b below our bottom until the
          * thief has written into it, then drop it and lower top and split. */
         wait_stolen(me, slot);
-        d->lost++;
+        d->lost += fi_task_kind(slot) != F_KIND_DONE_;
         d->split = b;
         o->bottom_ = slot;
         AO_store(&d->ts, FI_TS(b, b));

@@ -589,7 +589,7 @@ START_TEST(test_create_errors_call)
 END_TEST
 
 /* Inside a creator, what is not creation for its own server is refused,
- * and does not fail the call: phases, forks, joins, syncs, runs, calls
+ * and does not fail the call: phases, untyped forks, joins, runs, calls
  * only the main thread may make. */
 static atomic_long forked_ran;
 
@@ -623,9 +623,13 @@ static int refusing_creator(int s, int n, void *arg)
     T_EXPECT(f_fork_seq(t_count_fn, t_count_fn, 0, 0, &forked_ran) == F_ESTATE);
     T_EXPECT(f_vfork(rec_v, "") == F_ESTATE);
     T_EXPECT(f_join() == F_ESTATE);
+    /* A typed fork outside a filament is a call, its value kept for the
+     * sync (f_fork(3)): no child of the creator's. */
     f_frame fr = f_frame_here();
-    T_EXPECT(f_fork_long(&fr, forked_long, 0, 0, &forked_ran) == F_ESTATE);
-    T_EXPECT(f_sync_long(&fr, forked_long) == 0);
+    atomic_long typed_ran = 0;
+    T_EXPECT(f_fork_long(&fr, forked_long, 0, 0, &typed_ran) == F_OK);
+    T_EXPECT(t_ldl(&typed_ran) == 1);
+    T_EXPECT(f_sync_long(&fr, forked_long) == 1);
     T_EXPECT(f_parallel() == F_ESTATE);
     T_EXPECT(f_create_per_server(empty_creator, NULL) == F_ESTATE);
     T_EXPECT(f_initialize(1) == F_ESTATE);
