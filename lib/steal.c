@@ -40,6 +40,12 @@ struct f_task_ *fi_steal_claim(struct fi_server *me, struct fi_server *victim)
     if (!AO_compare_and_swap_acquire(&d->ts, ts, FI_TS(top + 1, FI_TS_SPLIT(ts))))
         return NULL;
     fi_count_at_work(me);
+    /* The last public slot: ask for more now, so that the owner's answer
+     * (at its next fork, or between the children it joins) comes while we
+     * run this one, not after (a loop of forks whose owner runs a pruned
+     * child at a time answers only between them). */
+    if (top + 1 == FI_TS_SPLIT(ts) && victim != me)
+        fi_steal_request(victim);
     struct f_task_ *slot = &d->own->slot_[top];
     AO_store(fi_task_thief(slot), (AO_t)me->index + 1);
     return slot;
