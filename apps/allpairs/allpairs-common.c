@@ -91,11 +91,26 @@ static void destroy(void *problem)
     app_free(a);
 }
 
+/* The parallel programs: the loops with f_fork and f_join in one root
+ * filament, or with OpenMP tasks (apps/common/app-tasks.h). */
+static void fil(void *problem, int servers)
+{
+    struct allpairs *a = problem;
+    app_tasks_fil(allpairs_all, a, servers, &a->stats);
+}
+
+#ifdef HAVE_OMP
+static void omp(void *problem, int servers)
+{
+    app_tasks_omp(allpairs_all, problem, servers);
+}
+#endif
+
 static const struct app_impl impls[] = {
     { "seq", allpairs_seq, 0, "sequential: BOTS's double loop, the pairs as calls" },
-    { "fil", allpairs_fil, 1, "Filaments: one root forks every pair in a loop, one f_join" },
+    { "fil", fil, 1, "Filaments: one root forks every pair in a loop, one f_join" },
 #ifdef HAVE_OMP
-    { "omp", allpairs_omp, 1, "OpenMP tasks (libgomp): a task per pair, one taskwait" },
+    { "omp", omp, 1, "OpenMP tasks (libgomp): a task per pair, one taskwait" },
 #endif
     { NULL, NULL, 0, NULL },
 };

@@ -1,7 +1,7 @@
 /*
- * allpairs-seq.c - the alignment of one pair, the loop over the pairs that
- * every program runs (allpairs.h), and the sequential program: its pairs
- * are calls, and it waits for nothing.
+ * allpairs-seq.c - the alignment of one pair and the loop over the pairs
+ * that every program runs (allpairs.h); the sequential program runs it
+ * with calls for tasks (apps/common/app-tasks.h).
  *
  * Gotoh's recurrences [Gotoh] in linear space: row by row, h[j] the best
  * score of the prefixes a[0 .. i) and b[0 .. j), e[j] that of those ending
@@ -50,25 +50,23 @@ int allpairs_align(const struct allpairs *a, long i, long j)
     return h[n];
 }
 
-void allpairs_pair(struct allpairs *a, long i, long j)
+/* score[pair (i, j)]: a task. */
+static void pair(long i, long j, void *problem)
 {
+    struct allpairs *a = problem;
     a->score[j * (j - 1) / 2 + i] = allpairs_align(a, i, j);
 }
 
-void allpairs_all(struct allpairs *a, void (*spawn)(struct allpairs *a, long i, long j),
-                  void (*wait)(void))
+void allpairs_all(void *problem, const struct app_tasks *tasks)
 {
+    const struct allpairs *a = problem;
     for (long i = 0; i < a->n; ++i)
         for (long j = i + 1; j < a->n; ++j)
-            spawn(a, i, j);
-    wait();
-}
-
-static void no_wait(void)
-{
+            tasks->spawn(pair, i, j, problem);
+    tasks->wait();
 }
 
 void allpairs_seq(void *problem, int servers)
 {
-    allpairs_all(problem, allpairs_pair, no_wait);
+    app_tasks_seq(allpairs_all, problem);
 }

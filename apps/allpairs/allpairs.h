@@ -17,6 +17,7 @@
 #define ALLPAIRS_H
 
 #include "app-stats.h"
+#include "app-tasks.h"
 
 #define ALLPAIRS_LEN_MIN 500
 #define ALLPAIRS_LEN_MAX 1500
@@ -32,20 +33,12 @@ struct allpairs {
 /* allpairs-seq.c: the best score of a global alignment of sequences i and j. */
 int allpairs_align(const struct allpairs *a, long i, long j);
 
-/* allpairs-seq.c: score[pair (i, j)] = allpairs_align(a, i, j). */
-void allpairs_pair(struct allpairs *a, long i, long j);
-
 /*
- * allpairs-seq.c: every pair, BOTS's double loop, written once: each
- * program says how a pair's alignment starts, spawn (a call, a fork, a
- * task), and how the loop waits for them all, wait.
+ * allpairs-seq.c: every pair, BOTS's double loop, written once: a task per
+ * pair, started and waited for as the program says
+ * (apps/common/app-tasks.h); allpairs_seq runs it with calls.
  */
-void allpairs_all(struct allpairs *a, void (*spawn)(struct allpairs *a, long i, long j),
-                  void (*wait)(void));
-
-/* The programs: run(problem, servers), as struct app_impl wants. */
+void allpairs_all(void *problem, const struct app_tasks *tasks);
 void allpairs_seq(void *problem, int servers);
-void allpairs_fil(void *problem, int servers); /* allpairs-fil.c */
-void allpairs_omp(void *problem, int servers); /* allpairs-omp.c */
 
 #endif /* ALLPAIRS_H */

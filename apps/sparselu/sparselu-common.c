@@ -141,11 +141,26 @@ static void destroy(void *problem)
     app_free(m);
 }
 
+/* The parallel programs: the loops with f_fork and f_join in one root
+ * filament, or with OpenMP tasks (apps/common/app-tasks.h). */
+static void fil(void *problem, int servers)
+{
+    struct sparselu *m = problem;
+    app_tasks_fil(sparselu_factor, m, servers, &m->stats);
+}
+
+#ifdef HAVE_OMP
+static void omp(void *problem, int servers)
+{
+    app_tasks_omp(sparselu_factor, problem, servers);
+}
+#endif
+
 static const struct app_impl impls[] = {
     { "seq", sparselu_seq, 0, "sequential: BOTS's loops, the updates as calls" },
-    { "fil", sparselu_fil, 1, "Filaments: one root forks each phase's updates in a loop, f_join" },
+    { "fil", fil, 1, "Filaments: one root forks each phase's updates in a loop, f_join" },
 #ifdef HAVE_OMP
-    { "omp", sparselu_omp, 1, "OpenMP tasks (libgomp): a task per update, taskwait per phase" },
+    { "omp", omp, 1, "OpenMP tasks (libgomp): a task per update, taskwait per phase" },
 #endif
     { NULL, NULL, 0, NULL },
 };

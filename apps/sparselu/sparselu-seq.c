@@ -1,7 +1,7 @@
 /*
- * sparselu-seq.c - the kernels of the blocked sparse LU (sparselu.h), the
- * loop nest that every program runs, and the sequential program: its
- * updates are calls, its phases wait for nothing.
+ * sparselu-seq.c - the kernels of the blocked sparse LU (sparselu.h) and
+ * the loop nest that every program runs; the sequential program runs it
+ * with calls for tasks (apps/common/app-tasks.h).
  *
  * The kernels are BOTS's [Duran] with their loops ordered so that the
  * innermost runs along a row (the compiler vectorizes it; restrict says the
@@ -59,8 +59,12 @@ static void bmod(const float *restrict row, const float *restrict col, float *re
         }
 }
 
-void sparselu_update(struct sparselu *m, long kk, long ii, long jj)
+/* The update of block (i / NB, i % NB) in step kk: fwd in row kk, bdiv
+ * in column kk, bmod elsewhere.  A task. */
+static void update(long block, long kk, void *problem)
 {
+    const struct sparselu *m = problem;
+    long ii = block / m->nb, jj = block % m->nb;
     const float *diag = sparselu_block(m, kk, kk);
     if (ii == kk)
         fwd(diag, sparselu_block(m, kk, jj));
@@ -70,18 +74,19 @@ void sparselu_update(struct sparselu *m, long kk, long ii, long jj)
         bmod(sparselu_block(m, ii, kk), sparselu_block(m, kk, jj), sparselu_block(m, ii, jj));
 }
 
-void sparselu_factor(struct sparselu *m, sparselu_spawn spawn, void (*wait)(void))
+void sparselu_factor(void *problem, const struct app_tasks *tasks)
 {
+    struct sparselu *m = problem;
     long nb = m->nb;
     for (long kk = 0; kk < nb; ++kk) {
         lu0(sparselu_block(m, kk, kk));
         for (long jj = kk + 1; jj < nb; ++jj)
             if (sparselu_block(m, kk, jj) != NULL)
-                spawn(m, kk, kk, jj);
+                tasks->spawn(update, kk * nb + jj, kk, m);
         for (long ii = kk + 1; ii < nb; ++ii)
             if (sparselu_block(m, ii, kk) != NULL)
-                spawn(m, kk, ii, kk);
-        wait();
+                tasks->spawn(update, ii * nb + kk, kk, m);
+        tasks->wait();
         for (long ii = kk + 1; ii < nb; ++ii) {
             if (sparselu_block(m, ii, kk) == NULL)
                 continue;
@@ -95,18 +100,14 @@ void sparselu_factor(struct sparselu *m, sparselu_spawn spawn, void (*wait)(void
                     *b = m->store + (ii * nb + jj) * BS * BS;
                     m->blocks++;
                 }
-                spawn(m, kk, ii, jj);
+                tasks->spawn(update, ii * nb + jj, kk, m);
             }
         }
-        wait();
+        tasks->wait();
     }
-}
-
-static void no_wait(void)
-{
 }
 
 void sparselu_seq(void *problem, int servers)
 {
-    sparselu_factor(problem, sparselu_update, no_wait);
+    app_tasks_seq(sparselu_factor, problem);
 }

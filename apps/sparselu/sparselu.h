@@ -28,6 +28,7 @@
 #define SPARSELU_H
 
 #include "app-stats.h"
+#include "app-tasks.h"
 
 #define SPARSELU_BS 32 /* a block's side: 32^3 multiply-adds per bmod, some microseconds */
 
@@ -45,22 +46,11 @@ static inline float *sparselu_block(const struct sparselu *m, long ii, long jj)
 }
 
 /*
- * sparselu-seq.c: the update of block (ii, jj) in step kk, ii, jj >= kk,
- * not both kk: fwd in row kk, bdiv in column kk, bmod elsewhere.
+ * sparselu-seq.c: the factorization, BOTS's loop nest, written once: a
+ * task per block update, started and waited for as the program says
+ * (apps/common/app-tasks.h); sparselu_seq runs it with calls.
  */
-void sparselu_update(struct sparselu *m, long kk, long ii, long jj);
-
-/*
- * sparselu-seq.c: the factorization, BOTS's loop nest, written once: each
- * program says how an update starts, spawn (a call, a fork, a task), and
- * how a phase waits for its updates, wait.
- */
-typedef void (*sparselu_spawn)(struct sparselu *m, long kk, long ii, long jj);
-void sparselu_factor(struct sparselu *m, sparselu_spawn spawn, void (*wait)(void));
-
-/* The programs: run(problem, servers), as struct app_impl wants. */
+void sparselu_factor(void *problem, const struct app_tasks *tasks);
 void sparselu_seq(void *problem, int servers);
-void sparselu_fil(void *problem, int servers); /* sparselu-fil.c */
-void sparselu_omp(void *problem, int servers); /* sparselu-omp.c */
 
 #endif /* SPARSELU_H */
