@@ -32,6 +32,7 @@ static size_t bytes(long size)
 static void *create(const struct app_args *args)
 {
     struct allpairs *a = app_alloc(1, sizeof *a);
+    a->tasks.body = allpairs_all;
     uint64_t state = SEED;
     a->n = args->size;
     a->residue = app_alloc((size_t)a->n, sizeof *a->residue);
@@ -77,7 +78,7 @@ static void fields(void *problem, FILE *out)
 {
     const struct allpairs *a = problem;
     fprintf(out, " pairs=%ld", pairs(a->n));
-    app_stats_print(&a->stats, out);
+    app_stats_print(&a->tasks.stats, out);
 }
 
 static void destroy(void *problem)
@@ -91,26 +92,11 @@ static void destroy(void *problem)
     app_free(a);
 }
 
-/* The parallel programs: the loops with f_fork and f_join in one root
- * filament, or with OpenMP tasks (apps/common/app-tasks.h). */
-static void fil(void *problem, int servers)
-{
-    struct allpairs *a = problem;
-    app_tasks_fil(allpairs_all, a, servers, &a->stats);
-}
-
-#ifdef HAVE_OMP
-static void omp(void *problem, int servers)
-{
-    app_tasks_omp(allpairs_all, problem, servers);
-}
-#endif
-
 static const struct app_impl impls[] = {
-    { "seq", allpairs_seq, 0, "sequential: BOTS's double loop, the pairs as calls" },
-    { "fil", fil, 1, "Filaments: one root forks every pair in a loop, one f_join" },
+    { "seq", app_tasks_seq, 0, "sequential: BOTS's double loop, the pairs as calls" },
+    { "fil", app_tasks_fil, 1, "Filaments: one root forks every pair in a loop, one f_join" },
 #ifdef HAVE_OMP
-    { "omp", omp, 1, "OpenMP tasks (libgomp): a task per pair, one taskwait" },
+    { "omp", app_tasks_omp, 1, "OpenMP tasks (libgomp): a task per pair, one taskwait" },
 #endif
     { NULL, NULL, 0, NULL },
 };

@@ -1,7 +1,7 @@
 /*
  * allpairs-seq.c - the alignment of one pair and the loop over the pairs
  * that every program runs (allpairs.h); the sequential program runs it
- * with calls for tasks (apps/common/app-tasks.h).
+ * with calls for tasks (app_tasks_seq, apps/common/app-tasks.h).
  *
  * Gotoh's recurrences [Gotoh] in linear space: row by row, h[j] the best
  * score of the prefixes a[0 .. i) and b[0 .. j), e[j] that of those ending
@@ -64,9 +64,4 @@ void allpairs_all(void *problem, const struct app_tasks *tasks)
         for (long j = i + 1; j < a->n; ++j)
             tasks->spawn(pair, i, j, problem);
     tasks->wait();
-}
-
-void allpairs_seq(void *problem, int servers)
-{
-    app_tasks_seq(allpairs_all, problem);
 }

@@ -16,18 +16,17 @@
 #ifndef ALLPAIRS_H
 #define ALLPAIRS_H
 
-#include "app-stats.h"
 #include "app-tasks.h"
 
 #define ALLPAIRS_LEN_MIN 500
 #define ALLPAIRS_LEN_MAX 1500
 
 struct allpairs {
+    struct app_tasks_problem tasks; /* first: the loops, the Filaments program's counters */
     long n;                  /* sequences */
     unsigned char **residue; /* n sequences of residues 0 .. 19 */
     long *len;               /* their lengths */
     int *score;              /* the result: pair (i, j), i < j, at j (j - 1) / 2 + i */
-    struct app_stats stats;  /* Filaments program: the library's counters over the run */
 };
 
 /* allpairs-seq.c: the best score of a global alignment of sequences i and j. */
@@ -36,9 +35,8 @@ int allpairs_align(const struct allpairs *a, long i, long j);
 /*
  * allpairs-seq.c: every pair, BOTS's double loop, written once: a task per
  * pair, started and waited for as the program says
- * (apps/common/app-tasks.h); allpairs_seq runs it with calls.
+ * (apps/common/app-tasks.h).
  */
 void allpairs_all(void *problem, const struct app_tasks *tasks);
-void allpairs_seq(void *problem, int servers);
 
 #endif /* ALLPAIRS_H */

@@ -21,9 +21,10 @@ static void wait(void)
 #pragma omp taskwait
 }
 
-void app_tasks_omp(app_tasks_body body, void *problem, int servers)
+void app_tasks_omp(void *problem, int servers)
 {
     static const struct app_tasks tasks = { spawn, wait };
+    app_tasks_body body = ((struct app_tasks_problem *)problem)->body;
 #pragma omp parallel num_threads(servers)
 #pragma omp single
     body(problem, &tasks);

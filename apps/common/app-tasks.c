@@ -17,10 +17,10 @@ static void no_wait(void)
 {
 }
 
-void app_tasks_seq(app_tasks_body body, void *problem)
+void app_tasks_seq(void *problem, int servers)
 {
     static const struct app_tasks calls = { call, no_wait };
-    body(problem, &calls);
+    ((struct app_tasks_problem *)problem)->body(problem, &calls);
 }
 
 static void fork_task(app_task fn, long i, long j, void *problem)
@@ -33,25 +33,17 @@ static void join(void)
     f_join();
 }
 
-/* The root's arguments, in the main thread's frame until f_parallel returns. */
-struct root {
-    app_tasks_body body;
-    void *problem;
-};
-
-static void root(long unused, long unused2, void *arg)
+static void root(long unused, long unused2, void *problem)
 {
     static const struct app_tasks forks = { fork_task, join };
-    const struct root *r = arg;
-    r->body(r->problem, &forks);
+    ((struct app_tasks_problem *)problem)->body(problem, &forks);
 }
 
-void app_tasks_fil(app_tasks_body body, void *problem, int servers, struct app_stats *stats)
+void app_tasks_fil(void *problem, int servers)
 {
-    struct root r = { body, problem };
     app_check_f(f_initialize(servers), "f_initialize");
-    app_check_f(f_fork(root, 0, 0, &r), "f_fork");
+    app_check_f(f_fork(root, 0, 0, problem), "f_fork");
     app_check_f(f_parallel(), "f_parallel");
-    app_stats_take(stats);
+    app_stats_take(&((struct app_tasks_problem *)problem)->stats);
     f_finalize();
 }

@@ -34,11 +34,16 @@ struct app_tasks {
 /* The app's loops, over `problem`. */
 typedef void (*app_tasks_body)(void *problem, const struct app_tasks *tasks);
 
-/* app-tasks.c */
-void app_tasks_seq(app_tasks_body body, void *problem);
-/* The library's counters over the run into *stats. */
-void app_tasks_fil(app_tasks_body body, void *problem, int servers, struct app_stats *stats);
+/* The first member of a problem that these programs run, so that they are
+ * the impls' run functions themselves (struct app_impl in app.h). */
+struct app_tasks_problem {
+    app_tasks_body body;    /* set by the app's create() */
+    struct app_stats stats; /* app_tasks_fil: the library's counters over the run */
+};
+
+void app_tasks_seq(void *problem, int servers); /* app-tasks.c */
+void app_tasks_fil(void *problem, int servers);
 /* app-tasks-omp.c: compiled into each app with its OpenMP flags. */
-void app_tasks_omp(app_tasks_body body, void *problem, int servers);
+void app_tasks_omp(void *problem, int servers);
 
 #endif /* APP_TASKS_H */

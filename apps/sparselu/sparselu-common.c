@@ -56,6 +56,7 @@ static size_t bytes(long size)
 static void *create(const struct app_args *args)
 {
     struct sparselu *m = app_alloc(1, sizeof *m);
+    m->tasks.body = sparselu_factor;
     long nb = m->nb = args->size, n = nb * BS;
     m->block = app_alloc((size_t)(nb * nb), sizeof *m->block);
     m->store = app_alloc((size_t)(nb * nb) * BS * BS, sizeof *m->store);
@@ -130,7 +131,7 @@ static void fields(void *problem, FILE *out)
 {
     const struct sparselu *m = problem;
     fprintf(out, " bs=%d blocks=%ld", BS, m->blocks);
-    app_stats_print(&m->stats, out);
+    app_stats_print(&m->tasks.stats, out);
 }
 
 static void destroy(void *problem)
@@ -141,26 +142,11 @@ static void destroy(void *problem)
     app_free(m);
 }
 
-/* The parallel programs: the loops with f_fork and f_join in one root
- * filament, or with OpenMP tasks (apps/common/app-tasks.h). */
-static void fil(void *problem, int servers)
-{
-    struct sparselu *m = problem;
-    app_tasks_fil(sparselu_factor, m, servers, &m->stats);
-}
-
-#ifdef HAVE_OMP
-static void omp(void *problem, int servers)
-{
-    app_tasks_omp(sparselu_factor, problem, servers);
-}
-#endif
-
 static const struct app_impl impls[] = {
-    { "seq", sparselu_seq, 0, "sequential: BOTS's loops, the updates as calls" },
-    { "fil", fil, 1, "Filaments: one root forks each phase's updates in a loop, f_join" },
+    { "seq", app_tasks_seq, 0, "sequential: BOTS's loops, the updates as calls" },
+    { "fil", app_tasks_fil, 1, "Filaments: one root forks each phase's updates in a loop, f_join" },
 #ifdef HAVE_OMP
-    { "omp", omp, 1, "OpenMP tasks (libgomp): a task per update, taskwait per phase" },
+    { "omp", app_tasks_omp, 1, "OpenMP tasks (libgomp): a task per update, taskwait per phase" },
 #endif
     { NULL, NULL, 0, NULL },
 };

@@ -1,7 +1,7 @@
 /*
  * sparselu-seq.c - the kernels of the blocked sparse LU (sparselu.h) and
  * the loop nest that every program runs; the sequential program runs it
- * with calls for tasks (apps/common/app-tasks.h).
+ * with calls for tasks (app_tasks_seq, apps/common/app-tasks.h).
  *
  * The kernels are BOTS's [Duran] with their loops ordered so that the
  * innermost runs along a row (the compiler vectorizes it; restrict says the
@@ -105,9 +105,4 @@ void sparselu_factor(void *problem, const struct app_tasks *tasks)
         }
         tasks->wait();
     }
-}
-
-void sparselu_seq(void *problem, int servers)
-{
-    app_tasks_seq(sparselu_factor, problem);
 }

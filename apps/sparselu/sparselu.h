@@ -27,17 +27,16 @@
 #ifndef SPARSELU_H
 #define SPARSELU_H
 
-#include "app-stats.h"
 #include "app-tasks.h"
 
 #define SPARSELU_BS 32 /* a block's side: 32^3 multiply-adds per bmod, some microseconds */
 
 struct sparselu {
+    struct app_tasks_problem tasks; /* first: the loops, the Filaments program's counters */
     long nb;       /* blocks per side */
     float **block; /* nb * nb: block (ii, jj) at [ii * nb + jj]; NULL while null */
     float *store;  /* every block's storage in one array, zero while null: the result */
     long blocks;   /* non-null blocks, fill-in included */
-    struct app_stats stats; /* Filaments program: the library's counters over the run */
 };
 
 static inline float *sparselu_block(const struct sparselu *m, long ii, long jj)
@@ -48,9 +47,8 @@ static inline float *sparselu_block(const struct sparselu *m, long ii, long jj)
 /*
  * sparselu-seq.c: the factorization, BOTS's loop nest, written once: a
  * task per block update, started and waited for as the program says
- * (apps/common/app-tasks.h); sparselu_seq runs it with calls.
+ * (apps/common/app-tasks.h).
  */
 void sparselu_factor(void *problem, const struct app_tasks *tasks);
-void sparselu_seq(void *problem, int servers);
 
 #endif /* SPARSELU_H */
