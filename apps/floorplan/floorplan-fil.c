@@ -40,7 +40,11 @@ static long expand(f_frame fr, const struct floorplan_state *s, long k)
         return floorplan_leaf(s, &best);
     long move[FLOORPLAN_CHOICES];
     int n = floorplan_moves(problem, s, k + 1, &best, move);
-    for (int m = 0; m < n; ++m)
+    /* From the last move back: syncs take the newest fork first, so the
+     * smallest box runs first, as in the sequential search, and thieves
+     * take the oldest, the largest boxes.  In order, 14 cells took twice
+     * the forks at 1 server (359 646 against 186 834). */
+    for (int m = n - 1; m >= 0; --m)
         f_fork_long(&fr, child, k + 1, move[m], (void *)s);
     long least = LONG_MAX;
     while (n-- > 0) {

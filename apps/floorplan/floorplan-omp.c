@@ -23,7 +23,11 @@ static long expand(const struct floorplan *p, const struct floorplan_state *s, l
         return floorplan_expand(p, s, k, best);
     long move[FLOORPLAN_CHOICES], area[FLOORPLAN_CHOICES];
     int n = floorplan_moves(p, s, k + 1, best, move);
-    for (int m = 0; m < n; ++m) {
+    /* Made from the last move back: libgomp's taskwait runs the waiting
+     * task's children newest first, so the smallest box runs first, as in
+     * the sequential search (in order, 14 cells took 2.5 times as long at
+     * 1 thread; 2026-12-02). */
+    for (int m = n - 1; m >= 0; --m) {
 #pragma omp task shared(move, area) firstprivate(p, s, k, m, best, cutoff)
         {
             struct floorplan_state child;
