@@ -51,13 +51,12 @@ static void *create(const struct app_args *args)
 static int check(void *problem)
 {
     const struct floorplan *p = problem;
-    static const struct floorplan_state corner;
     if (p->area < 0 || p->area == LONG_MAX) {
         fprintf(stderr, "floorplan: no placement found (area %ld)\n", p->area);
         return 0;
     }
     atomic_long bound = p->area + 1;
-    long want = floorplan_expand(p, &corner, -1, &bound);
+    long want = floorplan_expand(p, &floorplan_corner, -1, &bound);
     if (want != p->area) {
         fprintf(stderr, "floorplan: least area %ld, the search from a bound of %ld finds %ld\n",
                 p->area, p->area + 1, want);

@@ -63,11 +63,10 @@ static long root(f_frame fr, long unused, long unused2, void *arg)
 void floorplan_fil(void *arg, int servers)
 {
     struct floorplan *p = arg;
-    static const struct floorplan_state corner; /* empty, an empty cell at (0, 0) */
     problem = p;
     atomic_store_explicit(&best, LONG_MAX, memory_order_relaxed);
     app_check_f(f_initialize(servers), "f_initialize");
-    app_check_f(f_run_long(root, 0, 0, (void *)&corner, &p->area), "f_run_long");
+    app_check_f(f_run_long(root, 0, 0, (void *)&floorplan_corner, &p->area), "f_run_long");
     app_stats_take(&p->stats);
     f_finalize();
 }

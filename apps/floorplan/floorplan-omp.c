@@ -46,10 +46,9 @@ static long expand(const struct floorplan *p, const struct floorplan_state *s, l
 void floorplan_omp(void *problem, int servers)
 {
     struct floorplan *p = problem;
-    static const struct floorplan_state corner; /* empty, an empty cell at (0, 0) */
     atomic_long best = LONG_MAX;
     long cutoff = app_peer_depth(FLOORPLAN_PEER_LEVELS, servers);
 #pragma omp parallel num_threads(servers)
 #pragma omp single
-    p->area = expand(p, &corner, -1, &best, cutoff);
+    p->area = expand(p, &floorplan_corner, -1, &best, cutoff);
 }

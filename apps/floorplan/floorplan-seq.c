@@ -15,6 +15,8 @@
 
 enum { BOARD = FLOORPLAN_BOARD };
 
+const struct floorplan_state floorplan_corner = { 0 };
+
 /* Where cell k goes in `choice` next to the last cell of s, its shape in
  * *w, *h; 0 if the choice names no shape of cell k, or the place of an
  * earlier side (as all do but the first next to the corner's empty cell). */
@@ -126,7 +128,6 @@ long floorplan_expand(const struct floorplan *p, const struct floorplan_state *s
 void floorplan_seq(void *problem, int servers)
 {
     struct floorplan *p = problem;
-    static const struct floorplan_state corner; /* empty, an empty cell at (0, 0) */
     atomic_long best = LONG_MAX;
-    p->area = floorplan_expand(p, &corner, -1, &best);
+    p->area = floorplan_expand(p, &floorplan_corner, -1, &best);
 }

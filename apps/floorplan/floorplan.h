@@ -74,6 +74,10 @@ int floorplan_moves(const struct floorplan *p, const struct floorplan_state *s, 
 void floorplan_put(const struct floorplan *p, const struct floorplan_state *s, long k,
                    long choice, struct floorplan_state *child);
 
+/* The root of the search: an empty board, and an empty cell in the corner
+ * for cell 0 to go next to (floorplan-seq.c). */
+extern const struct floorplan_state floorplan_corner;
+
 /* A complete placement: lower *best to its area; the area. */
 long floorplan_leaf(const struct floorplan_state *s, atomic_long *best);
 
