@@ -39,8 +39,8 @@ static void *create(const struct app_args *args)
     a->len = app_alloc((size_t)a->n, sizeof *a->len);
     a->score = app_alloc((size_t)pairs(a->n), sizeof *a->score);
     for (long i = 0; i < a->n; ++i) {
-        a->len[i] = ALLPAIRS_LEN_MIN +
-                    (long)(app_rand(&state) % (ALLPAIRS_LEN_MAX - ALLPAIRS_LEN_MIN + 1));
+        a->len[i] =
+            ALLPAIRS_LEN_MIN + (long)(app_rand(&state) % (ALLPAIRS_LEN_MAX - ALLPAIRS_LEN_MIN + 1));
         a->residue[i] = app_alloc((size_t)a->len[i], 1);
         for (long k = 0; k < a->len[i]; ++k)
             a->residue[i][k] = (unsigned char)(app_rand(&state) % ALPHABET);
@@ -59,8 +59,8 @@ static int check(void *problem)
         long i = p - j * (j - 1) / 2;
         int want = allpairs_align(a, j, i);
         if (a->score[p] != want) {
-            fprintf(stderr, "allpairs: pair (%ld, %ld) scored %d, the other way round %d\n", i,
-                    j, a->score[p], want);
+            fprintf(stderr, "allpairs: pair (%ld, %ld) scored %d, the other way round %d\n", i, j,
+                    a->score[p], want);
             return 0;
         }
     }

@@ -22,11 +22,11 @@
 #define ALLPAIRS_LEN_MAX 1500
 
 struct allpairs {
-    struct app_tasks_problem tasks; /* first: the loops, the Filaments program's counters */
-    long n;                  /* sequences */
-    unsigned char **residue; /* n sequences of residues 0 .. 19 */
-    long *len;               /* their lengths */
-    int *score;              /* the result: pair (i, j), i < j, at j (j - 1) / 2 + i */
+    struct app_tasks_problem tasks; /* first (app-tasks.h) */
+    long n;                         /* sequences */
+    unsigned char **residue;        /* n sequences of residues 0 .. 19 */
+    long *len;                      /* their lengths */
+    int *score;                     /* the result: pair (i, j), i < j, at j (j - 1) / 2 + i */
 };
 
 /* allpairs-seq.c: the best score of a global alignment of sequences i and j. */

@@ -13,9 +13,7 @@ static void call(app_task fn, long i, long j, void *problem)
     fn(i, j, problem);
 }
 
-static void no_wait(void)
-{
-}
+static void no_wait(void) {}
 
 void app_tasks_seq(void *problem, int servers)
 {

@@ -49,8 +49,7 @@ static inline int max(int a, int b)
 static long fits(const struct floorplan *p, const struct floorplan_state *s, long k, long choice)
 {
     int x, y, w, h;
-    if (!where(p, s, k, choice, &x, &y, &w, &h) || x < 0 || y < 0 || x + w > BOARD ||
-        y + h > BOARD)
+    if (!where(p, s, k, choice, &x, &y, &w, &h) || x < 0 || y < 0 || x + w > BOARD || y + h > BOARD)
         return 0;
     for (int r = y; r < y + h; ++r)
         for (int col = x; col < x + w; ++col)
@@ -80,8 +79,8 @@ int floorplan_moves(const struct floorplan *p, const struct floorplan_state *s, 
     return n;
 }
 
-void floorplan_put(const struct floorplan *p, const struct floorplan_state *s, long k,
-                   long choice, struct floorplan_state *child)
+void floorplan_put(const struct floorplan *p, const struct floorplan_state *s, long k, long choice,
+                   struct floorplan_state *child)
 {
     int x, y, w, h;
     where(p, s, k, choice, &x, &y, &w, &h);

@@ -71,8 +71,8 @@ int floorplan_moves(const struct floorplan *p, const struct floorplan_state *s, 
                     atomic_long *best, long move[FLOORPLAN_CHOICES]);
 
 /* *child: s with cell k put in `choice` (one of its moves). */
-void floorplan_put(const struct floorplan *p, const struct floorplan_state *s, long k,
-                   long choice, struct floorplan_state *child);
+void floorplan_put(const struct floorplan *p, const struct floorplan_state *s, long k, long choice,
+                   struct floorplan_state *child);
 
 /* The root of the search: an empty board, and an empty cell in the corner
  * for cell 0 to go next to (floorplan-seq.c). */

@@ -32,11 +32,11 @@
 #define SPARSELU_BS 32 /* a block's side: 32^3 multiply-adds per bmod, some microseconds */
 
 struct sparselu {
-    struct app_tasks_problem tasks; /* first: the loops, the Filaments program's counters */
-    long nb;       /* blocks per side */
-    float **block; /* nb * nb: block (ii, jj) at [ii * nb + jj]; NULL while null */
-    float *store;  /* every block's storage in one array, zero while null: the result */
-    long blocks;   /* non-null blocks, fill-in included */
+    struct app_tasks_problem tasks; /* first (app-tasks.h) */
+    long nb;                        /* blocks per side */
+    float **block;                  /* block (ii, jj) at [ii * nb + jj]; NULL while null */
+    float *store;                   /* every block's storage, zero while null: the result */
+    long blocks;                    /* non-null blocks, fill-in included */
 };
 
 static inline float *sparselu_block(const struct sparselu *m, long ii, long jj)
