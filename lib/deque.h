@@ -80,7 +80,7 @@ struct fi_deque {
      * that the owner's next fork goes through the slow path and publishes. */
     _Alignas(FI_CACHE_LINE) volatile AO_t splitreq;
     /* F_PRUNE_AUTO: the pieces thieves took from here in this run, and
-     * those of them that ran FI_PRUNE_WORTH_NS or more (fork.c,
+     * those of them that ran FI_PRUNE_WORTH_NS or more (publish.c,
      * adapt_depth).  Thieves add. */
     volatile AO_t stolen_pieces, stolen_big;
     /* The owner's part, which the inline fast paths use: the server thread's
@@ -95,7 +95,7 @@ struct fi_deque {
     size_t npruned, pruned_cap;
     size_t peak;
     /* F_PRUNE_AUTO: the children held before a fork is pruned, and when the
-     * last thief's request was answered (fork.c, adapt_depth). */
+     * last thief's request was answered (publish.c, adapt_depth). */
     size_t prune_depth;
     unsigned long answered_ns;
     /* The forks pushed here are the sum of the slots' counts (below peak)

@@ -281,6 +281,7 @@ static void join_untyped(struct fi_server *me, size_t base)
     struct f_deque_ *o = d->own;
     size_t k = fi_bottom(d);    /* [k, bottom): typed, or untyped and done */
     while (k > base) {
+        fi_forkjoin_answer(me);
         struct f_task_ *s = &o->slot_[k - 1];
         if (fi_task_kind(s) != F_KIND_VOID_) {
             --k;

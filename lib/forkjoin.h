@@ -32,9 +32,15 @@ FI_HIDDEN void fi_forkjoin_open(struct fi_server *me, int open);
 FI_HIDDEN long fi_prune_threshold(void);
 /* F_PRUNE_AUTO's depth after a thief's request that came since_ns after
  * the last one (first: the run's first), when big of the pieces thieves
- * took ran FI_PRUNE_WORTH_NS or longer, of pieces (fork.c, adapt_depth). */
+ * took ran FI_PRUNE_WORTH_NS or longer, of pieces (publish.c, adapt_depth). */
 FI_HIDDEN size_t fi_prune_next_depth(size_t depth, size_t cap, unsigned long since_ns, int first,
                                      unsigned long big, unsigned long pieces);
+/* Make half of the private slots public (at least one; none in barrier
+ * code); and answer a thief's request for work, if one stands, so.  The
+ * forks answer, and the joins, where a filament that forked its children
+ * in a loop spends the rest of its time (publish.c). */
+FI_HIDDEN void fi_forkjoin_publish(struct fi_server *me);
+FI_HIDDEN void fi_forkjoin_answer(struct fi_server *me);
 FI_HIDDEN void fi_task_run(struct fi_server *me, struct f_task_ *t);
 /* Pop the newest slot and see it done: the slot, whose result is valid
  * until the next fork (typed.c's syncs). */

@@ -36,7 +36,7 @@ struct f_task_ *fi_steal_claim(struct fi_server *me, struct fi_server *victim)
         return NULL;
     }
     me->stats.steal_attempts++;
-    /* Acquire: the slot as the owner published it (fork.c, publish). */
+    /* Acquire: the slot as the owner published it (publish.c). */
     if (!AO_compare_and_swap_acquire(&d->ts, ts, FI_TS(top + 1, FI_TS_SPLIT(ts))))
         return NULL;
     fi_count_at_work(me);

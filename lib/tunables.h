@@ -64,7 +64,7 @@ _Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SL
  * FI_PRUNE_QUICK_NS of the last one (up to the deque's capacity) while one
  * in FI_PRUNE_BIG_SHARE or more of the pieces thieves took from the server
  * ran FI_PRUNE_WORTH_NS or longer; else halved, and at each request that
- * comes more than FI_PRUNE_SLOW_NS after the last (fork.c, adapt_depth).
+ * comes more than FI_PRUNE_SLOW_NS after the last (publish.c, adapt_depth).
  * A request and its answer cost the two servers about a microsecond, a
  * steal from the public part a fraction of one: a thief that comes back
  * within 50 us found pieces too small to pay for many round trips, and a

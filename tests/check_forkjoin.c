@@ -923,6 +923,71 @@ START_TEST(test_forkjoin_join_wait_is_idle)
 }
 END_TEST
 
+/*
+ * A loop of forks, then one join, as OpenMP tasks and TBB task groups are
+ * written: the forker forks no more once it joins, so its join must answer
+ * the thieves' requests (f_fork(3)).  The forker runs as an RTC filament on
+ * server 0 while an RTC filament on each other server holds it until every
+ * child is forked, so that the thieves ask only once the forker is in its
+ * join, pruning off.  Each child that runs on the forker's server sleeps
+ * 20 ms while no child has run elsewhere (for two seconds after the start
+ * at most), which gives the thieves over a second to ask and be answered:
+ * a join that never publishes lets none of them take a child.
+ */
+#define LOOP_CHILDREN 64
+static atomic_int loop_forked, loop_elsewhere;
+static struct timespec loop_start;
+
+static int loop_waited_too_long(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return now.tv_sec - loop_start.tv_sec > 2;
+}
+
+static void loop_child(long forker, long unused, void *unused2)
+{
+    struct timespec t = { 0, 20 * 1000000L };
+    if (f_my_server() != forker)
+        atomic_fetch_add(&loop_elsewhere, 1);
+    else if (f_num_servers() > 1 && atomic_load(&loop_elsewhere) == 0 && !loop_waited_too_long())
+        nanosleep(&t, NULL);
+}
+
+static void loop_forker(long unused, long unused2, void *unused3)
+{
+    for (long k = 0; k < LOOP_CHILDREN; ++k)
+        FJ_REQUIRE(f_fork(loop_child, f_my_server(), 0, NULL) == F_OK);
+    atomic_store(&loop_forked, 1);
+    FJ_REQUIRE(f_join() == F_OK);
+}
+
+static void loop_holder(long unused, long unused2, void *unused3)
+{
+    while (atomic_load(&loop_forked) == 0 && !loop_waited_too_long())
+        sched_yield();
+}
+
+START_TEST(test_forkjoin_loop_join_answers_thieves)
+{
+    FJ_START(_i);
+    int servers = f_num_servers();
+    atomic_store(&loop_forked, 0);
+    atomic_store(&loop_elsewhere, 0);
+    clock_gettime(CLOCK_MONOTONIC, &loop_start);
+    f_set_prune(0);
+    ck_assert_int_eq(f_rtc_thread(0, loop_forker, 0, 0, NULL), F_OK);
+    for (int k = 1; k < servers; ++k)
+        ck_assert_int_eq(f_rtc_thread(k, loop_holder, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    ck_assert_int_eq(atomic_load(&loop_forked), 1);
+    if (servers > 1)
+        ck_assert_msg(atomic_load(&loop_elsewhere) > 0,
+                      "no child of a loop of %d forks ran off the forker's server",
+                      LOOP_CHILDREN);
+}
+END_TEST
+
 /* ------------------------------------------------------------- limits */
 
 /* ThreadSanitizer keeps a shadow stack of 64K frames per thread, which a
@@ -1801,6 +1866,7 @@ Suite *make_suite(void)
     FJ_ADD(core, test_forkjoin_no_join, 0, 16);
     FJ_ADD(core, test_forkjoin_no_join_in_typed_tree, 0, 64);
     FJ_ADD(core, test_forkjoin_join_wait_is_idle, 0, 8);
+    FJ_ADD(core, test_forkjoin_loop_join_answers_thieves, 0, 8);
 
     TCase *limits = fj_tcase(s, "limits");
     FJ_ADD(limits, test_forkjoin_chain_deep, 0, 16);

@@ -336,11 +336,13 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 
 /* Pop and call the running filament's private untyped children, newest
  * first, each as a filament of its own (its children begin at its slot);
- * the library does the rest (marked slots, a typed child).  An untyped
- * slot's word is its function; any other, or a marked one, is negative.
- * A child returns with base_ as it found it, its slot, and the last child
- * lies at base: so base_ is base again when the loop ends, and only the
- * library needs it put back. */
+ * the library does the rest (marked slots, a typed child, and a thief's
+ * request for work, which zeroes limit_: a filament that forked many
+ * children in a loop forks no more, so its join answers, publishing half
+ * of them).  An untyped slot's word is its function; any other, or a
+ * marked one, is negative.  A child returns with base_ as it found it, its
+ * slot, and the last child lies at base: so base_ is base again when the
+ * loop ends, and only the library needs it put back. */
 static inline int f_join_inline_(void)
 {
     struct f_deque_ *d = &f_deque_;
@@ -349,15 +351,16 @@ static inline int f_join_inline_(void)
         return 0;
     do {
         unsigned long word = (--t)->word_;
-        if (!F_LIKELY_((long)word >= 0)) {
-            d->base_ = base;
-            return (f_join)();
-        }
+        if (!F_LIKELY_((long)word >= 0))
+            break;
         d->bottom_ = t;
         d->base_ = t;
         ((f_func)word)(t->i_, t->j_, t->arg_);
-    } while ((t = d->bottom_) > base);
-    return 0;
+        if ((t = d->bottom_) <= base)
+            return 0;
+    } while (F_LIKELY_(F_LOAD_BOUND_(&d->limit_) != (struct f_task_ *)0));
+    d->base_ = base;
+    return (f_join)();
 }
 #define f_join() f_join_inline_()
 
