@@ -339,6 +339,61 @@ static void fj_root(long i, long j, void *arg)
     }
 }
 
+/*
+ * Typed Fibonacci as a user writes it (f_fork(3)): fib_unchecked forks
+ * and syncs; fib_checked checks the fork's result and, where it failed,
+ * calls the child itself, as a careful C programmer does.  A typed fork
+ * cannot fail, and the library's inline says so where the compiler sees it,
+ * so that both compile to the same recursion (the issue of a checked fork
+ * that cost twice an unchecked one).
+ */
+#define FIB_N 15
+#define FIB_FORKS 986    /* fib(FIB_N + 1) - 1: the non-leaf calls, one fork each */
+
+static long fib_unchecked(f_frame fr, long n, long unused, void *unused2)
+{
+    if (n < 2)
+        return n;
+    f_fork_long(&fr, fib_unchecked, n - 1, 0, NULL);
+    long b = fib_unchecked(fr, n - 2, 0, NULL);
+    return f_sync_long(&fr, fib_unchecked) + b;
+}
+
+static long fib_checked(f_frame fr, long n, long unused, void *unused2)
+{
+    if (n < 2)
+        return n;
+    if (f_fork_long(&fr, fib_checked, n - 1, 0, NULL) != F_OK)
+        return fib_checked(fr, n - 1, 0, NULL) + fib_checked(fr, n - 2, 0, NULL);
+    long b = fib_checked(fr, n - 2, 0, NULL);
+    return f_sync_long(&fr, fib_checked) + b;
+}
+
+/* The root: fib(FIB_N) `calls` times, checking each value (610). */
+static long fib_root(f_frame fr, long calls, long checked, void *unused)
+{
+    for (long k = 0; k < calls; ++k)
+        if ((checked ? fib_checked : fib_unchecked)(fr, FIB_N, 0, NULL) != 610) {
+            fprintf(stderr, "%s: typed fib(%d) gave a wrong value\n", prog, FIB_N);
+            exit(1);
+        }
+    return 0;
+}
+
+/* ns per typed fork + sync, about `count` of them, in calls of fib(FIB_N). */
+static void bench_fib(const struct options *o, double *ns, int checked)
+{
+    long calls = o->count / FIB_FORKS > 0 ? o->count / FIB_FORKS : 1;
+    long unused;
+    check(f_initialize(o->servers), "f_initialize");
+    for (int r = 0; r < o->rounds; ++r) {
+        double t0 = now_ns();
+        check(f_run_long(fib_root, calls, checked, NULL, &unused), "f_run_long");
+        ns[r] = (now_ns() - t0) / ((double)calls * FIB_FORKS);
+    }
+    f_finalize();
+}
+
 /* ns per fork + join (stolen: per iteration); *stolen: children run elsewhere. */
 static void bench_fork_join(const struct options *o, double *ns, int steal, int typed,
                             long *stolen)
@@ -588,7 +643,7 @@ static int bench_bytes(const struct options *o)
 
 enum bench { PROC, RTC, RTC_CREATE, RTC_ROWS, CREATE_PER_SERVER, ITER, ITER_RUNS, ITER_RANGE,
              BARRIER, BARRIER_FIL, PARALLEL, FORK_JOIN, FORK_JOIN_STOLEN, FORK_SYNC,
-             FORK_SYNC_NOARGS, BYTES, LIST,
+             FORK_SYNC_NOARGS, FIB_UNCHECKED, FIB_CHECKED, BYTES, LIST,
              NBENCH };
 
 static const struct {
@@ -614,6 +669,8 @@ static const struct {
     [FORK_SYNC] = { "fork-sync", "typed fork + sync of an empty child, not stolen (one server)" },
     [FORK_SYNC_NOARGS] = { "fork-sync-noargs",
                            "the same, j = 0 and arg = NULL, as Fibonacci forks" },
+    [FIB_UNCHECKED] = { "fib-unchecked", "typed fork + sync in fib(15), the fork's result unchecked" },
+    [FIB_CHECKED] = { "fib-checked", "the same, checked, calling the child where the fork failed" },
     [BYTES] = { "bytes", "heap bytes per queued RTC and iterative filament" },
     [LIST] = { "list", "print these names" },
 };
@@ -719,6 +776,8 @@ int main(int argc, char **argv)
     case FORK_JOIN: bench_fork_join(&o, ns, 0, 0, &stolen); break;
     case FORK_SYNC: bench_fork_join(&o, ns, 0, 1, &stolen); break;
     case FORK_SYNC_NOARGS: bench_fork_join(&o, ns, 0, TYPED_NOARGS, &stolen); break;
+    case FIB_UNCHECKED: bench_fib(&o, ns, 0); break;
+    case FIB_CHECKED: bench_fib(&o, ns, 1); break;
     case FORK_JOIN_STOLEN:
         if (o.servers < 2)
             o.servers = 2;  /* a thief */

@@ -130,7 +130,7 @@ F_API int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg);
  *     {
  *         if (n < 2)
  *             return n;
- *         f_fork_long(&fr, fib, n - 1, 0, NULL);   (in a full deque, a call)
+ *         f_fork_long(&fr, fib, n - 1, 0, NULL);   (cannot fail: no check needed)
  *         long b = fib(fr, n - 2, 0, NULL);
  *         return f_sync_long(&fr, fib) + b;
  *     }
@@ -148,6 +148,14 @@ F_API double f_sync_double(f_frame *fr, f_double_func fn);
 F_API int f_fork_ptr(f_frame *fr, f_ptr_func fn, long i, long j, void *arg);
 F_API void *f_sync_ptr(f_frame *fr, f_ptr_func fn);
 F_API f_frame f_frame_here(void);
+
+/* As the typed forks, but pruned as untyped forks are: a pruned fork calls
+ * seq, fn's copy whose forks are plain calls, and keeps its value for the
+ * sync, which names fn.  Inline. */
+F_API int f_fork_long_seq(f_frame *fr, f_long_func fn, f_long_func seq, long i, long j, void *arg);
+F_API int f_fork_double_seq(f_frame *fr, f_double_func fn, f_double_func seq, long i, long j,
+                            void *arg);
+F_API int f_fork_ptr_seq(f_frame *fr, f_ptr_func fn, f_ptr_func seq, long i, long j, void *arg);
 
 /* A typed root, from the main thread between runs: f_parallel with
  * fn(frame, i, j, arg) as one more root, its value in *result. */

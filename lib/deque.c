@@ -42,8 +42,16 @@ static int deque_init(struct fi_deque *d, size_t slots)
     /* One more, marked, below the first: a sync at the first slot reads a
      * mark there, where the library has the last word. */
     struct f_task_ *pages = fi_alloc_zeroed_pages((d->cap + 1) * sizeof *pages);
-    if (pages == NULL)
+    /* Room for the values of typed forks kept aside in a full deque
+     * (fork.c), which is the one allocation a typed fork could need:
+     * made here, so that those forks cannot fail (f_fork(3)). */
+    d->pruned_cap = FI_PRUNED_VALUES;
+    d->pruned = fi_alloc(d->pruned_cap * sizeof *d->pruned);
+    if (pages == NULL || d->pruned == NULL) {    /* deques_free frees `pruned` */
+        if (pages != NULL)
+            fi_free_pages(pages, (d->cap + 1) * sizeof *pages);
         return F_ENOMEM;
+    }
     fi_task_mark(pages);
     d->own->slot_ = pages + 1;
     d->own->bottom_ = d->own->base_ = d->own->slot_;

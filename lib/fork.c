@@ -12,10 +12,12 @@
  * fork of f_fork_seq calls the sequential version; before it does, the
  * server publishes its private children, so that thieves find the large,
  * old ones while it runs the pruned subtree.  Typed forks are pruned only
- * in a full deque (their push and inline sync cost no more than a call):
- * the child runs at once and its result goes aside in `pruned`, above
- * every slot, until a join frees a slot for it (a slot of kind
- * F_KIND_DONE_) or its sync takes it.
+ * in a full deque (their push and inline sync cost no more than a call),
+ * but for those with a sequential version (f_fork_long_seq), which are
+ * pruned as untyped ones are: the child runs at once and its value waits
+ * for its sync in a slot of kind F_KIND_DONE_, or, in a full deque, aside
+ * in `pruned`, above every slot, until a join frees a slot for it or its
+ * sync takes it.
  *
  * Owner only, or the main thread between runs (roots); thieves only ask,
  * through splitreq and the bounds (deque.c, steal.c).
@@ -86,13 +88,14 @@ static int every_server_at_work(void)
            fi_clock_ns() - fi_lib.run_posted_ns >= FI_START_WAIT_NS;
 }
 
-static int prune_now(const struct fi_deque *d, unsigned long kind, f_func seq)
+static int prune_now(const struct fi_deque *d, unsigned long kind, void (*seq)(void))
 {
     long threshold = fi_prune_threshold();
     size_t held = fi_bottom(d) - fi_deque_oldest_held(d);
     if (fi_bottom(d) == d->cap)
         return 1;
-    if (kind != F_KIND_VOID_ || threshold == 0)    /* typed: a push is as cheap (f_fork(3)) */
+    /* Typed without a sequential version: a push is as cheap (f_fork(3)). */
+    if ((kind != F_KIND_VOID_ && seq == NULL) || threshold == 0)
         return 0;
     if (threshold > 0)
         return held > (size_t)threshold;
@@ -100,35 +103,27 @@ static int prune_now(const struct fi_deque *d, unsigned long kind, f_func seq)
            (seq == NULL || every_server_at_work());
 }
 
-/* Room for one more pruned typed result: F_OK or F_ENOMEM. */
-static int reserve_pruned(struct fi_deque *d)
-{
-    if (d->npruned < d->pruned_cap)
-        return F_OK;
-    size_t n = d->pruned_cap ? d->pruned_cap * 2 : 64;
-    struct fi_pruned *p = fi_realloc(d->pruned, n * sizeof *p);
-    if (p == NULL)
-        return F_ENOMEM;
-    d->pruned = p;
-    d->pruned_cap = n;
-    return F_OK;
-}
-
 /*
- * A typed fork pruned in a full deque: run the child here, as a filament of
- * its own (its base is the capacity, so it forks only into kept results
- * too), then keep its result aside with its forker's base, for the sync.
- * The results the child kept and never synced (a program's error) lie
- * above the forker's own, from `kept` up: they are dropped first.  Room for
- * one more was reserved by fork_slow; the child's own forks only grow it.
+ * Keep a typed child's value, run at once, for its sync: in a slot of kind
+ * F_KIND_DONE_ at the bottom, which the inline sync takes, or, in a full
+ * deque, aside in `pruned` with its forker's base.  Not counted as a
+ * pushed fork (stats.c): the fork was pruned.  The first values aside have
+ * room from f_initialize; past them, a process with no memory left is
+ * stopped with a message, since a typed fork has no error to return
+ * (f_fork(3)).
  */
-static void run_pruned_typed(struct fi_server *me, struct f_task_ *t)
+static void keep_value(struct fi_deque *d, f_value v)
 {
-    struct fi_deque *d = &me->deque;
-    size_t kept = d->npruned;
-    fi_task_run(me, t);
-    d->npruned = kept;
-    d->pruned[d->npruned++] = (struct fi_pruned){ t->result_, fi_base(d) };
+    if (fi_bottom(d) < d->cap) {
+        struct f_task_ *t = d->own->bottom_++;
+        t->word_ = f_word_(F_KIND_DONE_, NULL);
+        t->result_ = v;
+        note_peak(d);
+    } else {
+        if (fi_grow((void **)&d->pruned, &d->pruned_cap, d->npruned, sizeof *d->pruned) < 0)
+            fi_out_of_memory("the value of a typed fork in a full deque");
+        d->pruned[d->npruned++] = (struct fi_pruned){ v, fi_base(d) };
+    }
     d->own->pruned_++;
     fi_forkjoin_bounds(d);
 }
@@ -136,13 +131,20 @@ static void run_pruned_typed(struct fi_server *me, struct f_task_ *t)
 /*
  * Every fork that the inline fast path did not take: from the main thread
  * (a root), a bad argument, a new peak, a full deque, pruning, a thief's
- * request.  F_OK, F_EINVAL, F_ESTATE or F_ENOMEM.
+ * request.  F_OK, or for an untyped fork F_EINVAL, F_ESTATE or F_ENOMEM.
+ * A pruned child runs here: seq where the fork named one (as a plain call:
+ * its forks are calls), else fn as a filament of its own (fi_task_run;
+ * in a full deque, its base is the capacity, so that it forks only into
+ * kept values too).  The values the child kept and never synced (a
+ * program's error) lie above its forker's, from `kept` up: they are
+ * dropped first.
  */
-static int fork_slow(unsigned long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
+static int fork_slow(unsigned long kind, void (*fn)(void), void (*seq)(void), long i, long j,
+                     void *arg)
 {
     struct fi_server *me = fi_self;
     if (me == NULL)
-        return kind != F_KIND_VOID_ ? F_ESTATE : fork_root(fn, i, j, arg);
+        return fork_root(fn, i, j, arg);
     if (me->creating)
         return F_ESTATE;    /* not a filament: no parent to join it */
     if (fn == NULL)
@@ -156,30 +158,29 @@ static int fork_slow(unsigned long kind, void (*fn)(void), f_func seq, long i, l
         fi_forkjoin_bounds(d);
         return F_OK;
     }
+    size_t kept = d->npruned;
+    struct f_task_ t = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
     if (seq != NULL) {
         /* A pruned subtree runs without forks, so no thief's request gets
          * an answer until it is done: leave thieves something first. */
         AO_t ts = AO_load(&d->ts);
         if (fi_lib.nservers > 1 && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
             fi_forkjoin_publish(me);
+        t.result_ = fi_call(kind, seq, d->own->bottom_, i, j, arg);
+    } else {
+        fi_task_run(me, &t);
+    }
+    d->npruned = kept;
+    if (kind != F_KIND_VOID_)
+        keep_value(d, t.result_);
+    else
         d->own->pruned_++;
-        seq(i, j, arg);
-        return F_OK;
-    }
-    if (kind != F_KIND_VOID_ && reserve_pruned(d) < 0)    /* typed: the deque is full */
-        return F_ENOMEM;
-    struct f_task_ t = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
-    if (kind != F_KIND_VOID_) {
-        run_pruned_typed(me, &t);
-        return F_OK;
-    }
-    fi_task_run(me, &t);
-    d->own->pruned_++;
     return F_OK;
 }
 
 /* A fork with no inline fast path before it: push, or the slow path. */
-int fi_forkjoin_fork(unsigned long kind, void (*fn)(void), f_func seq, long i, long j, void *arg)
+int fi_forkjoin_fork(unsigned long kind, void (*fn)(void), void (*seq)(void), long i, long j,
+                     void *arg)
 {
     struct f_deque_ *d = &f_deque_;
     if (f_push_(d, d->bottom_, kind, fn, i, j, arg) == F_PUSHED_)
@@ -196,7 +197,7 @@ int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg)
 {
     if (seq == NULL)
         return fi_self == NULL && fi_check_main_between_runs() < 0 ? F_ESTATE : F_EINVAL;
-    return fi_forkjoin_fork(F_KIND_VOID_, (void (*)(void))fn, seq, i, j, arg);
+    return fi_forkjoin_fork(F_KIND_VOID_, (void (*)(void))fn, (void (*)(void))seq, i, j, arg);
 }
 
 /*

@@ -46,6 +46,19 @@
 static void join_to(struct fi_server *me, size_t base);
 static void join_untyped(struct fi_server *me, size_t base);
 
+f_value fi_call(unsigned long kind, void (*fn)(void), struct f_task_ *frame, long i, long j,
+                void *arg)
+{
+    f_value r = { 0 };
+    switch (kind) {
+    case F_KIND_LONG_: r.l = ((f_long_func)fn)(frame, i, j, arg); break;
+    case F_KIND_DOUBLE_: r.d = ((f_double_func)fn)(frame, i, j, arg); break;
+    case F_KIND_PTR_: r.p = ((f_ptr_func)fn)(frame, i, j, arg); break;
+    default: ((f_func)fn)(i, j, arg); break;
+    }
+    return r;
+}
+
 /*
  * Run a slot (or a thief's copy of one) here, whatever its kind, as a
  * filament of its own: its children begin at the bottom of the deque as it
@@ -65,15 +78,7 @@ void fi_task_run(struct fi_server *me, struct f_task_ *t)
     struct f_task_ *saved = o->base_;
     o->base_ = o->bottom_;
     int guarded = fi_deque_guard_base(&me->deque);
-    void (*fn)(void) = fi_task_fn(t);
-    long i = t->i_, j = t->j_;
-    void *arg = t->arg_;
-    switch (kind) {
-    case F_KIND_LONG_: r.l = ((f_long_func)fn)(o->base_, i, j, arg); break;
-    case F_KIND_DOUBLE_: r.d = ((f_double_func)fn)(o->base_, i, j, arg); break;
-    case F_KIND_PTR_: r.p = ((f_ptr_func)fn)(o->base_, i, j, arg); break;
-    default: ((f_func)fn)(i, j, arg); break;
-    }
+    r = fi_call(kind, fi_task_fn(t), o->base_, t->i_, t->j_, t->arg_);
     if (o->bottom_ != o->base_)
         join_untyped(me, fi_base(&me->deque));
     /* Still private (no pop of ours took back a slot below base, so it was

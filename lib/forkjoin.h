@@ -41,14 +41,19 @@ FI_HIDDEN size_t fi_prune_next_depth(size_t depth, size_t cap, unsigned long sin
  * in a loop spends the rest of its time (publish.c). */
 FI_HIDDEN void fi_forkjoin_publish(struct fi_server *me);
 FI_HIDDEN void fi_forkjoin_answer(struct fi_server *me);
+/* fn(frame, i, j, arg) as a function of `kind` (fn(i, j, arg) untyped):
+ * its value, or 0. */
+FI_HIDDEN f_value fi_call(unsigned long kind, void (*fn)(void), struct f_task_ *frame, long i,
+                          long j, void *arg);
 FI_HIDDEN void fi_task_run(struct fi_server *me, struct f_task_ *t);
 /* Pop the newest slot and see it done: the slot, whose result is valid
  * until the next fork (typed.c's syncs). */
 FI_HIDDEN struct f_task_ *fi_forkjoin_pop(struct fi_server *me);
-/* A fork with no inline fast path before it (typed.c's forks): F_OK or an
- * error. */
-FI_HIDDEN int fi_forkjoin_fork(unsigned long kind, void (*fn)(void), f_func seq, long i, long j,
-                               void *arg);
+/* A fork with no inline fast path before it (typed.c's forks), seq NULL
+ * or the sequential version a pruned fork calls: F_OK, or for an untyped
+ * fork an error. */
+FI_HIDDEN int fi_forkjoin_fork(unsigned long kind, void (*fn)(void), void (*seq)(void), long i,
+                               long j, void *arg);
 FI_HIDDEN extern const struct fi_mechanism fi_forkjoin_mechanism;
 
 #endif /* FI_FORKJOIN_H */

@@ -4,6 +4,7 @@
  * tests can make the k-th of them fail (fi_alloc_fail_at).
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
@@ -68,6 +69,12 @@ void *fi_realloc(void *p, size_t size)
 void fi_free(void *p)
 {
     free(p);
+}
+
+void fi_out_of_memory(const char *what)
+{
+    fprintf(stderr, "libfilaments: out of memory for %s\n", what);
+    abort();
 }
 
 /* Grow *array of *cap elements of `size` bytes, `used` of them in use, to

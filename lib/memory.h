@@ -20,6 +20,9 @@ FI_HIDDEN FI_MUST_CHECK int fi_grow(void **array, size_t *cap, size_t used, size
 FI_HIDDEN extern long fi_alloc_fail_at;  /* tests: the k-th allocation fails (0: never) */
 FI_HIDDEN void fi_alloc_fail_reset(long k);     /* count from now; fail the k-th (0: never) */
 FI_HIDDEN FI_MUST_CHECK void *fi_per_server_alloc(size_t size, size_t *stride);
+/* Where a call that cannot fail finds no memory: one line naming `what` on
+ * stderr, then abort(). */
+FI_HIDDEN _Noreturn void fi_out_of_memory(const char *what);
 
 /* An object the program made (a reduction, a continuation block): linked
  * and unlinked by the main thread between runs; f_finalize destroys those

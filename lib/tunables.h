@@ -59,6 +59,15 @@ _Static_assert(FI_CLAIM_BATCH >= 1, "FI_CLAIM_BATCH");
 #endif
 _Static_assert(FI_DEQUE_SLOTS >= 2 && FI_DEQUE_SLOTS < (1UL << 31), "FI_DEQUE_SLOTS");
 
+/* Values of typed forks pruned in a full deque that a server keeps aside
+ * with no allocation (fork.c, keep_value): as many as a Fibonacci-like
+ * recursion that fills the deque ever holds; a loop that forks more
+ * typed children in a full deque than this grows the room. */
+#ifndef FI_PRUNED_VALUES
+#define FI_PRUNED_VALUES 256
+#endif
+_Static_assert(FI_PRUNED_VALUES >= 1, "FI_PRUNED_VALUES");
+
 /* F_PRUNE_AUTO: unclaimed children a server holds before it prunes, at the
  * start of a run; doubled at each request for work that comes within
  * FI_PRUNE_QUICK_NS of the last one (up to the deque's capacity) while one

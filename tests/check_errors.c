@@ -59,12 +59,17 @@ static void assert_all_estate(void)
     ck_assert_int_eq(f_fork(NULL, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_fork_seq(count_ran, count_ran, 0, 0, NULL), F_ESTATE);
     ck_assert_int_eq(f_fork_seq(count_ran, NULL, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_fork_long(&fr, long_fn, 0, 0, NULL), F_ESTATE);
-    /* State first, whatever the frame or function (typed roots do not exist). */
-    ck_assert_int_eq(f_fork_long(NULL, long_fn, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq((f_fork_long)(NULL, long_fn, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_fork_double(NULL, NULL, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_fork_ptr(&fr, NULL, 0, 0, NULL), F_ESTATE);
+    /* Outside a filament a typed fork is a call (f_fork(3)); only a NULL
+     * frame pointer or function fails. */
+    ck_assert_int_eq(f_fork_long(&fr, long_fn, 7, 0, NULL), F_OK);
+    ck_assert_int_eq(f_fork_long(&fr, long_fn, 8, 0, NULL), F_OK);
+    ck_assert_int_eq(f_sync_long(&fr, long_fn), 8);
+    ck_assert_int_eq(f_sync_long(&fr, long_fn), 7);
+    ck_assert_int_eq(f_fork_long(NULL, long_fn, 0, 0, NULL), F_EINVAL);
+    ck_assert_int_eq((f_fork_long)(NULL, long_fn, 0, 0, NULL), F_EINVAL);
+    ck_assert_int_eq(f_fork_double(NULL, NULL, 0, 0, NULL), F_EINVAL);
+    ck_assert_int_eq(f_fork_ptr(&fr, NULL, 0, 0, NULL), F_EINVAL);
+    ck_assert_int_eq(f_fork_long_seq(&fr, long_fn, NULL, 0, 0, NULL), F_EINVAL);
     ck_assert_int_eq(f_vfork(count_ran_v, "l", 1L), F_ESTATE);
     ck_assert_int_eq(f_vfork(count_ran_v, "x"), F_ESTATE);
     ck_assert_int_eq(f_join(), F_ESTATE);

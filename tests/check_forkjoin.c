@@ -1563,19 +1563,54 @@ static void counted_v(const f_value *v)
     atomic_fetch_add(&called, 1);
 }
 
-/* Every fork and join a thread that is not a filament may not make. */
+/* Outside a filament a typed fork runs its child at once, as a call, and
+ * its sync returns the value (f_fork(3)): `outside` counts those calls. */
+static atomic_int outside;
+
+static long outside_long(f_frame fr, long i, long unused, void *unused2)
+{
+    atomic_fetch_add(&outside, 1);
+    if (i > 0) {    /* a nested fork, outside too */
+        FJ_REQUIRE(f_fork_long(&fr, outside_long, i - 1, 0, NULL) == F_OK);
+        return f_sync_long(&fr, outside_long) + i;
+    }
+    return 0;
+}
+
+static double outside_double(f_frame fr, long i, long unused, void *unused2)
+{
+    atomic_fetch_add(&outside, 1);
+    return 0.5 * (double)i;
+}
+
+static void *outside_ptr(f_frame fr, long unused, long unused2, void *p)
+{
+    atomic_fetch_add(&outside, 1);
+    return p;
+}
+
+/* Every fork and join a thread that is not a filament may make, or not. */
 static void not_a_filament(int state)
 {
     f_frame fr = f_frame_here();
+    atomic_store(&outside, 0);
     ck_assert_int_eq(f_join(), F_ESTATE);
     ck_assert_int_eq((f_join)(), F_ESTATE);
-    ck_assert_int_eq(f_fork_long(&fr, counted_long, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_fork_double(&fr, counted_double, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_fork_ptr(&fr, counted_ptr, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq((f_fork_long)(&fr, counted_long, 0, 0, NULL), F_ESTATE);
-    ck_assert_int_eq(f_sync_long(&fr, counted_long), 0);
-    ck_assert(f_sync_double(&fr, counted_double) == 0.0);
-    ck_assert_ptr_null(f_sync_ptr(&fr, counted_ptr));
+    ck_assert_int_eq(f_fork_long(&fr, outside_long, 4, 0, NULL), F_OK);
+    ck_assert_int_eq(f_fork_double(&fr, outside_double, 3, 0, NULL), F_OK);
+    ck_assert_int_eq(f_fork_ptr(&fr, outside_ptr, 0, 0, &outside), F_OK);
+    ck_assert_int_eq((f_fork_long)(&fr, outside_long, 2, 0, NULL), F_OK);
+    ck_assert_int_eq(f_fork_long_seq(&fr, outside_long, outside_long, 1, 0, NULL), F_OK);
+    ck_assert_int_eq(atomic_load(&outside), 5 + 1 + 1 + 3 + 2);    /* every call, at its fork */
+    ck_assert_int_eq(f_sync_long(&fr, outside_long), 1);
+    ck_assert_int_eq((f_sync_long)(&fr, outside_long), 3);
+    ck_assert_ptr_eq(f_sync_ptr(&fr, outside_ptr), &outside);
+    ck_assert(f_sync_double(&fr, outside_double) == 1.5);
+    ck_assert_int_eq(f_sync_long(&fr, outside_long), 10);
+    ck_assert_int_eq(f_sync_long(&fr, outside_long), 0);    /* none left */
+    ck_assert_int_eq(f_fork_long(NULL, outside_long, 0, 0, NULL), F_EINVAL);
+    ck_assert_int_eq(f_fork_long(&fr, NULL, 0, 0, NULL), F_EINVAL);
+    ck_assert_int_eq(f_fork_long_seq(&fr, outside_long, NULL, 0, 0, NULL), F_EINVAL);
     if (state == F_ESTATE) {    /* no library, or a run under way: nothing at all */
         ck_assert_int_eq(f_fork(counted, 0, 0, NULL), F_ESTATE);
         ck_assert_int_eq((f_fork)(counted, 0, 0, NULL), F_ESTATE);
@@ -1584,7 +1619,6 @@ static void not_a_filament(int state)
         ck_assert_int_eq(f_fork_seq(counted, NULL, 0, 0, NULL), F_ESTATE);
         ck_assert_int_eq(f_vfork(counted_v, "l", 1L), F_ESTATE);
         ck_assert_int_eq(f_vfork(NULL, "x"), F_ESTATE);
-        ck_assert_int_eq(f_fork_long(&fr, NULL, 0, 0, NULL), F_ESTATE);
     }
 }
 
@@ -1812,14 +1846,17 @@ static void enomem_in_filament(long unused, long unused2, void *unused3)
     EXPECT(f_join() == F_OK);
     EXPECT(atomic_load(&called) == 0);
 
-    /* A typed fork pruned because the deque is full needs room for its
-     * result: the first time, an allocation. */
+    /* A typed fork pruned because the deque is full keeps its child's
+     * value in room reserved by f_initialize: it allocates nothing, and
+     * cannot fail (f_fork(3)). */
     EXPECT(f_fork_long(&fr, ret, 5, 0, NULL) == F_OK);
     fill_deque();
     fi_alloc_fail_reset(1);
-    EXPECT(f_fork_long(&fr, counted_long, 0, 0, NULL) == F_ENOMEM);
+    EXPECT(f_fork_long(&fr, counted_long, 0, 0, NULL) == F_OK);
     fi_alloc_fail_reset(0);
-    EXPECT(atomic_load(&called) == 0);
+    EXPECT(atomic_load(&called) == 1);
+    EXPECT(f_sync_long(&fr, counted_long) == 1);
+    atomic_store(&called, 0);
     EXPECT(f_join() == F_OK);    /* the noops, down to ret's slot */
     EXPECT(f_sync_long(&fr, ret) == 5);
     EXPECT(f_join() == F_OK);

@@ -154,6 +154,51 @@ START_TEST(test_prune_fork_seq_counts)
 }
 END_TEST
 
+/* fib with f_fork_long_seq: the sequential version is fib_lseqver, a
+ * typed function whose forks are plain calls. */
+static long fib_lseqver(f_frame fr, long n, long unused, void *unused2)
+{
+    atomic_fetch_add(&seq_calls, 1);
+    return fib_seq(n);
+}
+
+static long fib_ls(f_frame fr, long n, long unused, void *unused2)
+{
+    atomic_fetch_add(&fn_calls, 1);
+    if (n < 2)
+        return n;
+    FJ_REQUIRE(f_fork_long_seq(&fr, fib_ls, fib_lseqver, n - 1, 0, NULL) == F_OK);
+    FJ_REQUIRE(f_fork_long_seq(&fr, fib_ls, fib_lseqver, n - 2, 0, NULL) == F_OK);
+    long b = f_sync_long(&fr, fib_ls);
+    return f_sync_long(&fr, fib_ls) + b;
+}
+
+/* As test_prune_fork_seq_counts, for typed forks with a sequential
+ * version: pruned as untyped forks are, each pruned fork one call of seq,
+ * whose value its sync returns. */
+START_TEST(test_prune_fork_long_seq_counts)
+{
+    FJ_START(_i);
+    for (int m = 0; m < NMODES; ++m) {
+        long r = -1;
+        struct f_stats st;
+        f_set_prune(modes[m]);
+        ck_assert_int_eq(f_reset_stats(), F_OK);
+        atomic_store(&fn_calls, 0);
+        atomic_store(&seq_calls, 0);
+        ck_assert_int_eq(f_run_long(fib_ls, 20, 0, NULL, &r), F_OK);
+        ck_assert_int_eq(r, 6765);
+        ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+        ck_assert_int_eq(atomic_load(&seq_calls), (long)st.pruned_forks);
+        ck_assert_int_eq(atomic_load(&fn_calls), (long)(st.forks - st.pruned_forks));
+        if (modes[m] == 0)
+            ck_assert_int_eq(atomic_load(&seq_calls), 0);
+        if (modes[m] != 0 && modes[m] < 10 && f_num_servers() == 1)
+            ck_assert_msg(atomic_load(&seq_calls) > 0, "prune %ld: seq never called", modes[m]);
+    }
+}
+END_TEST
+
 /* ------------------------------------------------------------ thresholds */
 
 #define WIDE 40
@@ -421,6 +466,7 @@ Suite *make_suite(void)
     TCase *core = fj_tcase(s, "core");
     FJ_ADD(core, test_prune_results_identical, 0, 16);
     FJ_ADD(core, test_prune_fork_seq_counts, 0, 16);
+    FJ_ADD(core, test_prune_fork_long_seq_counts, 0, 16);
     FJ_ADD(core, test_prune_threshold_exact, 0, 8);
     FJ_ADD(core, test_prune_stats_consistent, 0, 16);
     FJ_ADD(core, test_prune_peak_live_fib, 0, 16);

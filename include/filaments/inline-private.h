@@ -365,8 +365,15 @@ static inline int f_join_inline_(void)
 #define f_join() f_join_inline_()
 
 /* The library's typed fork and sync, for what the inlines cannot decide;
- * the caller then takes the bottom as its frame. */
+ * the caller then takes the bottom as its frame.  With fn not NULL the
+ * fork cannot fail, and the inlines return 0 where the compiler sees it
+ * (f_fork(3)): inside a filament it pushes, or runs the child at once and
+ * keeps its value for the sync (pruned, or in a full deque); outside a
+ * filament it runs the child at once, as a plain call, and keeps its value
+ * for the sync.  With seq (f_fork_long_seq), a pruned fork calls seq. */
 F_API int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *arg);
+F_API int f_fork_typed_seq_(unsigned long kind, void (*fn)(void), void (*seq)(void), long i,
+                            long j, void *arg);
 F_API f_value f_sync_typed_(unsigned long kind);
 
 /* Typed forks: push at the frame, if it is the bottom and below peak_, the
@@ -379,7 +386,10 @@ F_API f_value f_sync_typed_(unsigned long kind);
  * passes.  No pruning threshold stops them: a pushed child that its sync
  * calls costs no more than the call a pruned fork would make, and leaves
  * that call in tail position (f_fork(3)); the library prunes them only in
- * a full deque.  A sync pops the slot under the frame, if the frame is the
+ * a full deque.  A typed fork with a sequential version (f_fork_long_seq)
+ * is bounded by limit_ instead, as an untyped fork is, so that the library
+ * prunes it to a call of seq, whose subtree then runs without forks.  A
+ * sync pops the slot under the frame, if the frame is the
  * bottom; the library marks the slot below the calling filament's first
  * child wherever it hands out a frame there (doc/design.md, "Fork/join"),
  * so no sync pops a slot of another's without a bound to compare with.  A
@@ -401,37 +411,32 @@ F_API f_value f_sync_typed_(unsigned long kind);
  * callers, as it does Lace's tasks.  They make the word too, so that the
  * forks and syncs of one function share one (f_word_): made in the
  * functions inlined later, each made its own, which took a register each
- * or was made again at each use. */
+ * or was made again at each use.  A fork returns 0 after the library's
+ * path as after its own, so that a program that checks the result (and
+ * calls the child itself where it failed) compiles to the code of one that
+ * does not: only a NULL frame pointer or function fails (F_EINVAL), which
+ * the compiler sees at the call. */
 #if defined(__GNUC__)
 #define F_EARLY_ __attribute__((always_inline))
 #else
 #define F_EARLY_
 #endif
-struct f_forked_ {
-    struct f_task_ *frame_;
-    int rc_;
-};
 #define F_TYPED_FORK_(T, name, KIND, member)                                                   \
     struct f_synced_##name##_ {                                                                \
         T value_;                                                                              \
         struct f_task_ *frame_;                                                                \
     };                                                                                         \
-    static inline struct f_forked_ f_fork_##name##_at_(struct f_task_ *t, unsigned long word,  \
-                                                       f_##name##_func fn, long i, long j,     \
-                                                       void *arg)                              \
+    static inline struct f_task_ *f_fork_##name##_at_(struct f_task_ *t, unsigned long word,   \
+                                                      f_##name##_func fn, long i, long j,      \
+                                                      void *arg)                               \
     {                                                                                          \
         struct f_deque_ *d = &f_deque_;                                                        \
-        struct f_forked_ r;                                                                    \
-        if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_) &&                       \
-                      fn != (f_##name##_func)0)) {                                             \
+        if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_))) {                      \
             f_write_slot_(d, t, word, i, j, arg);                                              \
-            r.frame_ = t + 1;                                                                  \
-            r.rc_ = 0;                                                                         \
-            return r;                                                                          \
+            return t + 1;                                                                      \
         }                                                                                      \
-        r.rc_ = f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                            \
-        r.frame_ = d->bottom_;                                                                 \
-        return r;                                                                              \
+        f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                                    \
+        return d->bottom_;                                                                     \
     }                                                                                          \
     static inline struct f_synced_##name##_ f_sync_##name##_at_(struct f_task_ *t,             \
                                                                 unsigned long word,            \
@@ -458,16 +463,32 @@ struct f_forked_ {
         r.frame_ = d->bottom_;                                                                 \
         return r;                                                                              \
     }                                                                                          \
-    /* No frame pointer: refused as a NULL fn is (F_ESTATE first). */                          \
+    /* A NULL frame pointer or function: refused (F_EINVAL). */                                \
     static inline F_EARLY_ int f_fork_##name##_inline_(f_frame *fr, f_##name##_func fn,        \
                                                        long i, long j, void *arg)              \
     {                                                                                          \
-        struct f_forked_ r;                                                                    \
-        if (fr == (f_frame *)0)                                                                \
+        if (fr == (f_frame *)0 || fn == (f_##name##_func)0)                                    \
             return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
-        r = f_fork_##name##_at_(*fr, f_word_(KIND, (void (*)(void))fn), fn, i, j, arg);        \
-        *fr = r.frame_;                                                                        \
-        return r.rc_;                                                                          \
+        *fr = f_fork_##name##_at_(*fr, f_word_(KIND, (void (*)(void))fn), fn, i, j, arg);      \
+        return 0;                                                                              \
+    }                                                                                          \
+    static inline F_EARLY_ int f_fork_##name##_seq_inline_(f_frame *fr, f_##name##_func fn,    \
+                                                           f_##name##_func seq, long i,        \
+                                                           long j, void *arg)                  \
+    {                                                                                          \
+        struct f_deque_ *d = &f_deque_;                                                        \
+        struct f_task_ *t;                                                                     \
+        if (fr == (f_frame *)0 || fn == (f_##name##_func)0 || seq == (f_##name##_func)0)       \
+            return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
+        t = *fr;                                                                               \
+        if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->limit_))) {                     \
+            f_write_slot_(d, t, f_word_(KIND, (void (*)(void))fn), i, j, arg);                 \
+            *fr = t + 1;                                                                       \
+            return 0;                                                                          \
+        }                                                                                      \
+        f_fork_typed_seq_(KIND, (void (*)(void))fn, (void (*)(void))seq, i, j, arg);           \
+        *fr = d->bottom_;                                                                      \
+        return 0;                                                                              \
     }                                                                                          \
     /* No frame pointer: as its fork, nothing to sync. */                                      \
     static inline F_EARLY_ T f_sync_##name##_inline_(f_frame *fr, f_##name##_func fn)          \
@@ -484,6 +505,12 @@ F_TYPED_FORK_(double, double, F_KIND_DOUBLE_, d)
 F_TYPED_FORK_(void *, ptr, F_KIND_PTR_, p)
 #undef F_TYPED_FORK_
 #define f_fork_long(fr, fn, i, j, arg) f_fork_long_inline_((fr), (fn), (i), (j), (arg))
+#define f_fork_long_seq(fr, fn, seq, i, j, arg)                                                \
+    f_fork_long_seq_inline_((fr), (fn), (seq), (i), (j), (arg))
+#define f_fork_double_seq(fr, fn, seq, i, j, arg)                                              \
+    f_fork_double_seq_inline_((fr), (fn), (seq), (i), (j), (arg))
+#define f_fork_ptr_seq(fr, fn, seq, i, j, arg)                                                 \
+    f_fork_ptr_seq_inline_((fr), (fn), (seq), (i), (j), (arg))
 #define f_sync_long(fr, fn) f_sync_long_inline_((fr), (fn))
 #define f_fork_double(fr, fn, i, j, arg) f_fork_double_inline_((fr), (fn), (i), (j), (arg))
 #define f_sync_double(fr, fn) f_sync_double_inline_((fr), (fn))
