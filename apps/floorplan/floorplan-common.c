@@ -88,7 +88,7 @@ static void destroy(void *problem)
 
 static const struct app_impl impls[] = {
     { "seq", floorplan_seq, 0, "sequential: the depth-first search, a board copy per node" },
-    { "fil", floorplan_fil, 1, "Filaments: f_fork_long/f_sync_long per child, a board copy each" },
+    { "fil", floorplan_fil, 1, "Filaments: f_fork_long_seq/f_sync_long per child, board copied" },
 #ifdef HAVE_OMP
     { "omp", floorplan_omp, 1, "OpenMP tasks (libgomp), depth cut-off, no tasks below" },
 #endif
