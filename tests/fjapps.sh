@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/fjapps.sh - the fork/join applications end to end: fib, quad,
-# quicksort, the unbalanced tree search and the knapsack, with their
-# OpenMP and oneTBB peers where they were built (apps/common/app.h).
+# quicksort, the unbalanced tree search, the knapsack, and BOTS's shapes
+# (sparselu, allpairs, floorplan), with their OpenMP and oneTBB peers where
+# they were built (apps/common/app.h).
 #
 # Every parallel impl that a program lists in --help against seq, as
 # tests/app-test.sh says; then bad options.
@@ -73,6 +74,20 @@ if FILAMENTS_PRUNE=auto knapsack_20 fil-typed; then
     done
 fi
 
+# BOTS's shapes (issue 46): one filament forking a loop of children and
+# joining once per phase (sparselu) or once in all (allpairs), and a
+# branch and bound with copied state (floorplan), at 1, 2, 3 and 8 servers;
+# the loops with pruning off too, where every update is a child.  Small:
+# a second or two in all.
+compare_at "1 2 3 8" sparselu all --size=7
+compare_at "1 2 3 8" sparselu all --size=1
+compare_at "1 2 3 8" allpairs all --size=5
+compare_at "1 2 3 8" allpairs all --size=1
+compare_at "1 2 3 8" floorplan all --size=9
+compare_at "1 2 3 8" floorplan all --size=1
+FILAMENTS_PRUNE=0 compare_at "2 3" sparselu fil --size=7
+FILAMENTS_PRUNE=0 compare_at "2 3" allpairs fil --size=5
+
 # 1024 servers, more than the leaves of the recursion: quad's static program
 # at 1024 segments, against seq --segments=1024.
 many fib --size=10
@@ -104,10 +119,19 @@ bad uts --impl=static
 bad knapsack --size=0
 bad knapsack --size=41
 bad knapsack --impl=bag
+bad sparselu --size=0
+bad sparselu --size=401
+bad sparselu --impl=cg
+bad allpairs --size=0
+bad allpairs --size=2001
+bad allpairs --impl=bag
+bad floorplan --size=0
+bad floorplan --size=41
+bad floorplan --impl=fil-typed
 for prog in $(llvm fib) $(llvm quad) $(llvm uts) $(llvm knapsack); do
     bad "$prog" --impl=omp
     bad "$prog" --impl=fil
 done
 
-helps fib quad quicksort uts knapsack $(llvm fib) $(llvm quad) $(llvm uts) $(llvm knapsack)
+helps fib quad quicksort uts knapsack sparselu allpairs floorplan $(llvm fib) $(llvm quad) $(llvm uts) $(llvm knapsack)
 finish fjapps
