@@ -9,10 +9,9 @@
 # and neither holds what a pedantic C or C++ compiler refuses.
 # Skips (77) where g++ or pkg-config is missing.
 set -u
-for tool in g++ pkg-config; do
-    command -v $tool >/dev/null 2>&1 || { echo "headers: no $tool: skipped"; exit 77; }
-done
 . "${srcdir:-.}/tests/script-helpers.sh"
+need g++
+need pkg-config
 build_compiler
 scratch headers
 install_into "$tmp/dest"
