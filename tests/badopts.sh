@@ -96,6 +96,9 @@ bad "$srcdir/scripts/compare"
 bad "$srcdir/scripts/mpi-model" --bogus
 bad "$srcdir/scripts/oversubscription" --bogus
 bad "$srcdir/scripts/run-tests" --bogus
+bad "$srcdir/scripts/setup" --bogus
+bad "$srcdir/scripts/debian-check" --bogus
+bad "$srcdir/tests/installed.sh" --bogus
 bad "$srcdir/scripts/trace-chart" --bogus x.json
 bad "$srcdir/scripts/trace-chart"
 echo "badopts: $tries bad command lines tried"

@@ -9,35 +9,14 @@
 # and neither holds what a pedantic C or C++ compiler refuses.
 # Skips (77) where g++ or pkg-config is missing.
 set -u
-for tool in g++ pkg-config; do
-    command -v $tool >/dev/null 2>&1 || { echo "headers: no $tool: skipped"; exit 77; }
-done
-# The build tree's C compiler, and its sanitizer flags (configure
-# --enable-sanitizer): a program that links a sanitized library must be
-# built with them too.
-cc=$(sed -n 's/^CC = //p' Makefile)
-san=$(sed -n 's/^SAN_CFLAGS = //p' Makefile)
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/headers.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-dest=$tmp/dest
-# A make of its own, not the one running the tests (its jobserver, its
-# command-line variables).
-if ! env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make install DESTDIR="$dest" >"$tmp/install.log" 2>&1; then
-    cat "$tmp/install.log"
-    echo "headers: make install DESTDIR=$dest failed"
-    exit 1
-fi
-pc=$(find "$dest" -name filaments.pc | head -n 1)
-[ -n "$pc" ] || { echo "headers: make install put no filaments.pc under $dest"; exit 1; }
-# The .pc file names the configured prefix: pkg-config prepends the
-# DESTDIR to its -I and -L (the sysroot).
-PKG_CONFIG_PATH=$(dirname "$pc")
-PKG_CONFIG_SYSROOT_DIR=$dest
-export PKG_CONFIG_PATH PKG_CONFIG_SYSROOT_DIR
+. "${srcdir:-.}/tests/script-helpers.sh"
+need g++
+need pkg-config
+build_compiler
+scratch headers
+install_into "$tmp/dest"
 flags=$(pkg-config --cflags --libs filaments) || { echo "headers: pkg-config filaments failed"; exit 1; }
 echo "headers: pkg-config --cflags --libs filaments: $flags"
-libdir=$(dirname "$(dirname "$pc")")
 
 # C99 and C++17 both: no designated initializers, casts where C++ needs them.
 cat >"$tmp/prog.c" <<'EOF'

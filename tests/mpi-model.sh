@@ -98,7 +98,9 @@ rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "MPI is not built" "$tmp/err" ||
     fail "no MPI: exit $rc, '$(cat "$tmp/err")'"
 
-# --- 3. live, where MPI is built
+# --- 3. live, where MPI is built.  The programs are this build's, which
+# need not be the tree the scripts are in (an out-of-tree build, make
+# distcheck): --builddir and --apps-dir name them.
 if [ ! -x ./bench/mpi-pingpong ]; then
     finish "ok (MPI not built: the live runs skipped)"
 fi
@@ -109,7 +111,7 @@ for args in "--rounds=0" "--ms=0" "--min-bytes=x" "--min-bytes=10 --max-bytes=9"
     [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] ||
         fail "mpi-pingpong '$args': exit $rc, '$(cat "$tmp/err")'"
 done
-if ! "$model" --apps jacobi --measure-size jacobi=64:5 --size jacobi=256:10 --runs 1 \
+if ! "$model" --builddir "$(pwd)" --apps jacobi --measure-size jacobi=64:5 --size jacobi=256:10 --runs 1 \
     --pingpong-ms 1 --nodes 1,2 --out "$tmp/live" --no-charts >"$tmp/log" 2>&1; then
     cat "$tmp/log"
     fail "a live run of the model exited non-zero"
@@ -120,8 +122,8 @@ expect "^jacobi  *fil  *-  *2  *[0-9.]*  *[0-9.]*  *[0-9.]*  *1\$" "$tmp/live/mp
 if ./apps/jacobi/jacobi --help | grep -q "^ *mpi-fil "; then
     expect "^jacobi  *mpi-fil  *2  *1  *[0-9.]*  *[0-9.]*  *[0-9.]*  *1\$" \
         "$tmp/live/mpi-model.txt"
-    if ! "$srcdir/scripts/speedup-tables" --no-setup --no-charts --apps jacobi --cpus 1,2 \
-        --ranks 1,2 --runs 1 --size jacobi=64:5 --out "$tmp/ranks" >"$tmp/log" 2>&1; then
+    if ! "$srcdir/scripts/speedup-tables" --no-setup --no-charts --apps-dir ./apps \
+        --apps jacobi --cpus 1,2 --ranks 1,2 --runs 1 --size jacobi=64:5 --out "$tmp/ranks" >"$tmp/log" 2>&1; then
         cat "$tmp/log"
         fail "speedup-tables --ranks 1,2 exited non-zero"
     fi
