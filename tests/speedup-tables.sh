@@ -5,8 +5,10 @@
 # tests/data/fake-app (size choice, interleaving, the raw lines), the
 # failures that must stop a table, a variant whose answer depends on the
 # CPU count checked against its own reference (quad's static), the
-# options that must exit 2, the sh start without python3, and --ranks
-# through a stand-in for mpirun.
+# options that must exit 2, the sh start without python3, --ranks
+# through a stand-in for mpirun, and --noise: its busy loop (scripts/noise)
+# said in every title and redrawn by --from-raw, its options, and that no
+# loop outlives the tables, after a failing app, Ctrl-C, SIGTERM or SIGKILL.
 set -u
 . "${srcdir:-.}/tests/script-helpers.sh"
 need python3
@@ -165,7 +167,8 @@ bad_quad_raw "/^# reference: .*segments=3/d" "no reference line (seq --segments=
 # --- 5. bad options: one line on stderr, exit 2
 for args in "--bogus" "--runs 0" "--runs x" "--apps nosuch" "--cpus 1,x" "--cpus 0" \
     "--cpus 1,1025" "--size matmul=abc" "--size nosuch=10" "--size matmul=10:5" "--quick --paper" \
-    "--impls nosuch" "--target -1" "extra"; do
+    "--impls nosuch" "--target -1" "extra" "--noise 0" "--noise 101" "--noise x" "--noise=" \
+    "--noise 50.5" "--noise" "--noise 50 --from-raw raw.txt"; do
     # shellcheck disable=SC2086
     "$runner" --no-setup $args >"$tmp/out" 2>"$tmp/err"
     rc=$?
@@ -233,5 +236,168 @@ MPIRUN=/nonexistent "$runner" --no-setup --apps-dir "$tmp/apps" --ranks 1,2 >"$t
 rc=$?
 [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q "^speedup-tables: --ranks: MPI is not built" \
     "$tmp/err" || fail "--ranks without MPI: exit $rc, '$(cat "$tmp/err")'"
+
+# --- 8. --noise: the tables beside scripts/noise's busy loop on the last CPU
+# (nothing timed: the fake apps' seconds are made up)
+last=$(python3 -c 'import os; print(max(os.sched_getaffinity(0)))')
+what="busy loop at 50 % on CPU $last"
+noisy() { "$runner" --no-setup --apps-dir "$tmp/apps" --apps matmul,jacobi --cpus 1,2 --runs 1 \
+    --size matmul=100,jacobi=100:10 "$@"; }
+# within COMMAND: run COMMAND every 0.2 s until it succeeds, for at most
+# 30 s (a python3 at nice 10 can take seconds to start on a busy machine);
+# 1 if it never did
+within() {
+    n=0
+    while [ $n -lt 150 ]; do
+        "$@" && return 0
+        sleep 0.2
+        n=$((n + 1))
+    done
+    return 1
+}
+# ended PID: the process has ended (a zombie has: its parent reaps it later)
+ended() {
+    ! kill -0 "$1" 2>/dev/null || grep -q "^State:[[:space:]]*Z" "/proc/$1/status" 2>/dev/null
+}
+# gone PID: the process ends within 30 s (the loop looks at its parent ten
+# times a second, and init reaps it); if not, it is killed, and 1
+gone() { within ended "$1" || { kill "$1" 2>/dev/null; return 1; }; }
+# noise_pid LOG: the loop's pid, from the line "noise: ... (scripts/noise, pid N)"
+noise_pid() { sed -n 's/^noise: busy loop .*(scripts\/noise, pid \([0-9]*\))$/\1/p' "$1"; }
+if ! noisy --no-charts --noise 50 --out "$tmp/noise" >"$tmp/log" 2>&1; then
+    cat "$tmp/log"
+    fail "--noise 50 exited non-zero"
+fi
+pid=$(noise_pid "$tmp/log")
+[ -n "$pid" ] || fail "--noise 50: no line with the loop's pid"
+[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null || fail "--noise 50: the loop outlived the tables"
+grep -q "^# noise: $what\$" "$tmp/noise/raw.txt" || fail "--noise: raw.txt does not say '$what'"
+grep -q "^# noise-ran: $what ran [0-9.]* % of [0-9.]* s\$" "$tmp/noise/raw.txt" ||
+    fail "--noise: raw.txt does not say how much the loop ran"
+for app in matmul jacobi; do
+    head -n 1 "$tmp/noise/$app.txt" | grep -q "2 cores; $what): " ||
+        fail "--noise: $app.txt's title: $(head -n 1 "$tmp/noise/$app.txt")"
+    grep -q "^\*\*.*; $what): " "$tmp/noise/$app.md" || fail "--noise: $app.md's title"
+done
+grep -q "^# Speedup tables beside a $what\$" "$tmp/noise/README.md" || fail "--noise: index title"
+grep -q "^- Noisy neighbour: $what (\`scripts/noise\`, \`--noise=50\`).* ran [0-9.]* % of" \
+    "$tmp/noise/README.md" || fail "--noise: the index has no line on the noise"
+noisy --from-raw "$tmp/noise/raw.txt" --no-charts --out "$tmp/noise2" >/dev/null 2>&1 ||
+    fail "--noise: --from-raw exited non-zero"
+for f in matmul.txt jacobi.md README.md; do
+    diff "$tmp/noise/$f" "$tmp/noise2/$f" >/dev/null || fail "--noise: --from-raw redrew another $f"
+done
+if command -v gnuplot >/dev/null 2>&1; then
+    noisy --from-raw "$tmp/noise/raw.txt" --out "$tmp/noise3" >/dev/null 2>&1 ||
+        fail "--noise: --from-raw with charts exited non-zero"
+    grep -q "set title \".*; $what): Jacobi" "$tmp/noise3/jacobi.gp" || fail "--noise: chart title"
+fi
+# Without --noise, not a word of it.
+grep -qi "noise" "$tmp/fake/raw.txt" "$tmp/fake/matmul.txt" && fail "noise said without --noise"
+
+# A failing app: its table stops, the loop goes on for the next and is
+# stopped at the end, exit 1.
+if FAKE_FAIL=matmul:fil:2 noisy --no-charts --noise=100% --out "$tmp/noisebad" >"$tmp/log" 2>&1
+then
+    fail "--noise, a failing app: exit 0"
+fi
+grep -q "matmul: FAILED" "$tmp/log" || fail "--noise, a failing app: no FAILED line"
+grep -q "F Spread" "$tmp/noisebad/jacobi.txt" || fail "--noise, a failing app: jacobi did not go on"
+pid=$(noise_pid "$tmp/log")
+[ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null ||
+    fail "--noise, a failing app: the loop outlived the tables"
+
+# One CPU: the loop shares it with every program, and the index says so.
+if command -v taskset >/dev/null 2>&1; then
+    taskset -c "$last" "$runner" --no-setup --no-charts --apps-dir "$tmp/apps" --apps matmul \
+        --cpus 1 --runs 1 --size matmul=100 --noise 50 --out "$tmp/one" >"$tmp/log" 2>&1 ||
+        { cat "$tmp/log"; fail "--noise on one CPU exited non-zero"; }
+    grep -q "1 cores; $what): " "$tmp/one/matmul.txt" || fail "--noise on one CPU: title"
+    grep -q "This run had one CPU: the loop shared it with every program" "$tmp/one/README.md" ||
+        fail "--noise on one CPU: the index does not say so"
+fi
+
+# Interrupted while an app runs (a seq that sleeps, its pid in slow.pid):
+# SIGINT (Ctrl-C) and SIGTERM stop the app and the loop, exit 130; after
+# SIGKILL the loop sees its parent gone.
+mkdir -p "$tmp/slow/matmul"
+{
+    echo '#!/bin/sh'
+    echo "case \" \$* \" in *\" --impl=seq \"*) echo \$\$ >'$tmp/slow.pid'; exec sleep 60 ;; esac"
+    echo "exec '$data/fake-app' \"\$@\""
+} >"$tmp/slow/matmul/matmul"
+chmod +x "$tmp/slow/matmul/matmul"
+for sig in INT TERM KILL; do
+    rm -f "$tmp/slow.pid"
+    # SIGINT as a terminal sends it: sh starts a background job with it ignored.
+    python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$runner" --no-setup --no-charts --apps-dir "$tmp/slow" \
+        --apps matmul --cpus 1,2 --runs 1 --size matmul=100 --noise 50 --out "$tmp/int" \
+        >"$tmp/log" 2>&1 &
+    runner_pid=$!
+    within test -s "$tmp/slow.pid"
+    pid=$(noise_pid "$tmp/log")
+    app=$(cat "$tmp/slow.pid" 2>/dev/null)
+    [ -n "$pid" ] && [ -n "$app" ] || fail "SIG$sig: the app or the loop did not start"
+    kill -s "$sig" "$runner_pid"
+    wait "$runner_pid"
+    rc=$?
+    if [ "$sig" != KILL ]; then
+        [ $rc = 130 ] || fail "SIG$sig: exit $rc, not 130"
+        grep -q "interrupted: the lines so far are in" "$tmp/log" || fail "SIG$sig: no message"
+        [ -z "$app" ] || gone "$app" || fail "SIG$sig: the app outlived the runner"
+    fi
+    [ -n "$app" ] && kill "$app" 2>/dev/null  # SIGKILL leaves the app to us
+    [ -z "$pid" ] || gone "$pid" || fail "SIG$sig: the loop (pid $pid) outlived the runner"
+done
+# The loop ended under the tables (killed here): the runner says so, exit 1.
+rm -f "$tmp/slow.pid"
+"$runner" --no-setup --no-charts --apps-dir "$tmp/slow" --apps matmul --cpus 1,2 --runs 1 \
+    --size matmul=100 --noise 50 --out "$tmp/int" >"$tmp/log" 2>&1 &
+runner_pid=$!
+within test -s "$tmp/slow.pid"
+pid=$(noise_pid "$tmp/log")
+[ -n "$pid" ] && kill "$pid"
+[ -n "$pid" ] && within ended "$pid"
+kill "$(cat "$tmp/slow.pid")"
+wait "$runner_pid"
+rc=$?
+[ $rc = 1 ] || fail "the loop killed under the tables: exit $rc, not 1"
+grep -q "^speedup-tables: --noise: the busy loop ended before the tables did: $what ran " \
+    "$tmp/log" || { cat "$tmp/log"; fail "the loop killed under the tables: no message"; }
+
+# --- 9. scripts/noise by hand: its options (one line, exit 2), a command's
+# exit status and output, the loop's CPU, its lines on stderr
+noise=$srcdir/scripts/noise
+for args in "" "--share=0" "--share=101" "--share=x" "--share=50 --cpu=x" "--share=50 --cpu=4096" \
+    "--bogus" "--share=50 cmd" "--share=50 --" "--share"; do
+    # shellcheck disable=SC2086
+    "$noise" $args >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ $rc = 2 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && [ ! -s "$tmp/out" ] ||
+        fail "noise '$args': exit $rc, '$(cat "$tmp/err")'"
+done
+"$noise" --share=50 -- sh -c 'echo out; exit 3' >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ $rc = 3 ] || fail "noise -- COMMAND: exit $rc, not the command's 3"
+[ "$(cat "$tmp/out")" = out ] || fail "noise -- COMMAND: stdout '$(cat "$tmp/out")'"
+grep -q "^noise: $what (pid [0-9]*)\$" "$tmp/err" &&
+    grep -q "^noise: stopped: $what ran " "$tmp/err" ||
+    fail "noise -- COMMAND: stderr '$(cat "$tmp/err")'"
+# (a file of its own: the background job's redirection may come after within's first look)
+"$noise" --share=50 --cpu="$last" 2>"$tmp/loop.err" &
+loop=$!
+within test -s "$tmp/loop.err"
+if [ -e "/proc/$loop/status" ]; then
+    grep -q "^Cpus_allowed_list:[[:space:]]*$last\$" "/proc/$loop/status" ||
+        fail "noise: the loop is not pinned to CPU $last"
+fi
+kill "$loop"
+wait "$loop"
+rc=$?
+[ $rc = 0 ] || fail "noise, SIGTERM: exit $rc"
+grep -q "^noise: stopped: $what ran [0-9.]* % of [0-9.]* s\$" "$tmp/loop.err" ||
+    fail "noise, SIGTERM: '$(cat "$tmp/loop.err")'"
 
 finish

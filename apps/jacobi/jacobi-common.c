@@ -101,6 +101,7 @@ static const struct app_impl impls[] = {
 #ifdef HAVE_OMP
     { "omp", jacobi_omp, 1, "OpenMP (libgomp): a task per point, taskwait per iteration" },
     { "omp-for", jacobi_omp_for, 1, "OpenMP (libgomp): omp for over the rows, static" },
+    { "omp-dynamic", jacobi_omp_dynamic, 1, "OpenMP (libgomp): omp for, schedule(dynamic), a row" },
 #endif
 #ifdef HAVE_TBB
     { "tbb", jacobi_tbb, 1, "oneTBB: parallel_for, a task per point, per iteration" },
@@ -108,6 +109,7 @@ static const struct app_impl impls[] = {
 #else
     { "omp-llvm", jacobi_omp, 1, "OpenMP (LLVM libomp): a task per point" },
     { "omp-llvm-for", jacobi_omp_for, 1, "OpenMP (LLVM libomp): omp for over the rows" },
+    { "omp-llvm-dynamic", jacobi_omp_dynamic, 1, "OpenMP (LLVM libomp): omp for, dynamic, a row" },
 #endif
     { NULL, NULL, 0, NULL },
 };

@@ -11,6 +11,18 @@
  *            iterative filament per point.
  *   omp-for  `omp for` over the rows, static schedule, and a barrier per
  *            iteration: the coarse-grain reference, as --impl=cg.
+ *   omp-dynamic  the same loop, schedule(dynamic): a thread takes the next
+ *            row when it is done with its last, which is what an OpenMP user
+ *            tries when one thread is slower (a busy neighbour on its core:
+ *            scripts/noise) and what the tables compare Filaments' own
+ *            placement with (issue 47).
+ *
+ * The two `omp for` programs are one function: its loop is
+ * schedule(runtime), and each sets the schedule with omp_set_schedule()
+ * before the team starts, so that the members inherit it (OpenMP 5.2,
+ * run-sched-var, a data-environment ICV) and OMP_SCHEDULE has no say.
+ * The static one's chunk is 0, the default, equal blocks: what
+ * schedule(static) without a chunk is; the dynamic one's is 1, a row.
  *
  * Each thread keeps its largest change in its own padded slot; one thread
  * combines them and ends the iteration (jacobi_end_iteration).  Every
@@ -58,12 +70,13 @@ void jacobi_omp(void *problem, int servers)
     app_free(slot);
 }
 
-void jacobi_omp_for(void *problem, int servers)
+static void omp_for(void *problem, int servers, omp_sched_t kind, int chunk)
 {
     struct jacobi *g = problem;
     long n = g->n, w = g->w;
     struct app_slot *slot = app_alloc((size_t)servers, sizeof *slot);
     int done = 0;
+    omp_set_schedule(kind, chunk);
 #pragma omp parallel num_threads(servers)
     {
         int t = omp_get_thread_num(), over;
@@ -71,7 +84,7 @@ void jacobi_omp_for(void *problem, int servers)
             const double *old = g->old;
             double *new = g->new;
             double maxdiff = 0.0;
-#pragma omp for schedule(static) nowait
+#pragma omp for schedule(runtime) nowait
             for (long i = 1; i <= n; ++i)
                 for (long j = 1; j <= n; ++j) {
                     double d = jacobi_point(old, new, w, i, j);
@@ -86,4 +99,14 @@ void jacobi_omp_for(void *problem, int servers)
         } while (!over);
     }
     app_free(slot);
+}
+
+void jacobi_omp_for(void *problem, int servers)
+{
+    omp_for(problem, servers, omp_sched_static, 0);
+}
+
+void jacobi_omp_dynamic(void *problem, int servers)
+{
+    omp_for(problem, servers, omp_sched_dynamic, 1);
 }

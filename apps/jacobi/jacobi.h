@@ -75,7 +75,9 @@ void jacobi_fil(void *problem, int servers);
 void jacobi_fil_norange(void *problem, int servers);
 void jacobi_fil_main(void *problem, int servers);
 void jacobi_omp(void *problem, int servers);     /* jacobi-omp.c: libgomp, or libomp in -llvm */
+/* omp for over the rows: static (equal blocks), dynamic (a row at a time) */
 void jacobi_omp_for(void *problem, int servers);
+void jacobi_omp_dynamic(void *problem, int servers);
 void jacobi_tbb(void *problem, int servers);     /* jacobi-tbb.cc */
 /* jacobi-mpi.c, where configure found MPI: mpirun starts one process per rank. */
 void jacobi_mpi_fil(void *problem, int servers);
