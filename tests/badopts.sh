@@ -89,7 +89,10 @@ for v in -1 0 abc "" "$huge"; do
     bad "$srcdir/scripts/mpi-model" --runs="$v"
     bad "$srcdir/scripts/speedup-tables" --no-setup --ranks="$v"
     bad "$srcdir/scripts/compare" --runs="$v" true
+    bad "$srcdir/scripts/noise" --share="$v" true
+    bad "$srcdir/scripts/speedup-tables" --no-setup --noise="$v"
 done
+bad "$srcdir/scripts/noise" --bogus
 bad "$srcdir/scripts/compare" --bogus true
 bad "$srcdir/scripts/compare" --field="" true
 bad "$srcdir/scripts/compare"
