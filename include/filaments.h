@@ -177,7 +177,7 @@ F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
  * forks and syncs, whose body returns that and has its frame as `fr`.  A
  * fork copies the arguments into the child's i, j and arg where they fit
  * (three words: no storage), else into a block from f_malloc that the child
- * frees.  See f_task(3).
+ * frees.  See F_TASK(3).
  */
 #define F_TASK_1(ret, name, T1, a1) F_TASK_##ret##_(name, (T1 a1), T1 a1;, (f_a_.a1), (a1))
 #define F_TASK_2(ret, name, T1, a1, T2, a2)                                    \

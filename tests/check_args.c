@@ -1,6 +1,6 @@
 /*
  * check_args.c - suite "args": filaments with typed arguments (F_TASK_n,
- * F_FORK and its kin; f_task(3)), fork/join [paper §2.3, §4.5].
+ * F_FORK and its kin; F_TASK(3)), fork/join [paper §2.3, §4.5].
  *
  * Every child is numbered; it recomputes from its number what its parent
  * passed and counts a mismatch, and counts its own run, so that an
