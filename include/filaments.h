@@ -18,6 +18,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #ifdef __cplusplus
@@ -176,7 +177,7 @@ F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
  * is an f_func; ret long, double or ptr: a typed function for the typed
  * forks and syncs, whose body returns that and has its frame as `fr`.  A
  * fork copies the arguments into the child's i, j and arg where they fit
- * (three words: no storage), else into a block from f_malloc that the child
+ * (three words: no storage), else into a block from malloc that the child
  * frees.  See F_TASK(3).
  */
 #define F_TASK_1(ret, name, T1, a1) F_TASK_##ret##_(name, (T1 a1), T1 a1;, (f_a_.a1), (a1))

@@ -526,10 +526,13 @@ F_TYPED_FORK_(void *, ptr, F_KIND_PTR_, p)
  * with (i, j, arg) stores and needs no storage that must live until the
  * join: the child copies them out of its slot, wherever it runs (as Lace
  * keeps a task's arguments in its deque slot).  A larger structure goes
- * into a block from f_malloc, as f_vfork's and an OpenMP runtime's
+ * into a block from malloc, as f_vfork's and an OpenMP runtime's
  * firstprivate copies do, which the child frees once it has copied it: a
  * stolen child may run after its parent's frame has moved on, so no block
- * there could serve.  Which of the two is decided by sizeof, where the
+ * there could serve.  malloc, not f_malloc: a block needs no cache line of
+ * its own, and malloc's per-thread cache serves a block freed by a thief
+ * without a lock, where f_malloc's aligned allocation took 3-4 times as
+ * long per fork (a loop of 1000 forks with four longs, 1 server).  Which of the two is decided by sizeof, where the
  * task is compiled.  A root forked and never run (f_finalize before
  * f_parallel) leaves its block behind.
  */
@@ -548,7 +551,7 @@ static inline int f_args_pack_(struct f_words_ *w, const void *args, size_t n)
         memcpy(w, args, n);
         return 0;
     }
-    if ((w->arg_ = f_malloc(n)) == (void *)0)
+    if ((w->arg_ = malloc(n)) == (void *)0)
         return F_ENOMEM;
     memcpy(w->arg_, args, n);
     return 0;
@@ -562,7 +565,7 @@ static inline void f_args_unpack_(void *args, size_t n, long i, long j, void *ar
         memcpy(args, &w, n);
     } else {
         memcpy(args, arg, n);
-        f_free(arg);
+        free(arg);
     }
 }
 
@@ -570,7 +573,7 @@ static inline void f_args_unpack_(void *args, size_t n, long i, long j, void *ar
 static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
 {
     if (rc < 0 && n > sizeof *w)
-        f_free(w->arg_);
+        free(w->arg_);
     return rc;
 }
 
