@@ -214,6 +214,8 @@ F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
 #define F_FORK_PTR(fr, name, ...) name##_fork_((fr), (f_ptr_func)0, __VA_ARGS__)
 #define F_FORK_PTR_SEQ(fr, name, seq, ...)                                     \
     (F_SAME_ARGS_(name, seq) name##_fork_((fr), seq, __VA_ARGS__))
+/* A typed task as a root, as f_run_long and its kin: F_RUN(fib, &n, 30). */
+#define F_RUN(name, result, ...) name##_run_((result), __VA_ARGS__)
 /* Call a task's body, a plain call: F_CALL(update, m, ii, kk); a typed
  * one's with its frame first, F_CALL(fib, fr, n - 2). */
 #define F_CALL(name, ...) name##_body_(__VA_ARGS__)

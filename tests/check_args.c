@@ -9,8 +9,8 @@
  * three words (up to 24 bytes: three words, six ints), and in a block
  * (more: long doubles, a structure by value, six words).  Untyped and
  * typed (long, double, pointer) tasks, with and without a sequential
- * version, at 1, 2, 4 and 8 servers (fj.h), with pruning auto, off and at
- * every fork (1).
+ * version, typed roots (F_RUN) among them, at 1, 2, 4 and 8 servers
+ * (fj.h), with pruning auto, off and at every fork (1).
  */
 #include "fj.h"
 
@@ -257,21 +257,6 @@ F_TASK_1(long, marks_all, long, n)
     return wrong;
 }
 
-static long tfib_root(f_frame fr, long n, long unused, void *unused2)
-{
-    return F_CALL(tfib, fr, n, 0, fibs);
-}
-
-static double harmonic_root(f_frame fr, long lo, long hi, void *unused)
-{
-    return F_CALL(harmonic, fr, lo, hi, 0.5L, &marks[3]);
-}
-
-static long marks_all_root(f_frame fr, long n, long unused, void *unused2)
-{
-    return F_CALL(marks_all, fr, n);
-}
-
 /* Loop index: the servers (fj.h).  Values bitwise those of the plain
  * recursions; each leaf of harmonic and each child of marks_all once. */
 START_TEST(test_args_typed_values)
@@ -280,17 +265,17 @@ START_TEST(test_args_typed_values)
     for (int m = 0; m < NMODES; ++m) {
         long r = -1, wrong = -1;
         f_set_prune(modes[m]);
-        ck_assert_int_eq(f_run_long(tfib_root, 24, 0, NULL, &r), F_OK);
+        ck_assert_int_eq(F_RUN(tfib, &r, 24, 0, fibs), F_OK);
         ck_assert_int_eq(r, fib_plain(24));
 
         double h = -1;
         reset();
-        ck_assert_int_eq(f_run_double(harmonic_root, 0, N, NULL, &h), F_OK);
+        ck_assert_int_eq(F_RUN(harmonic, &h, 0, N, 0.5L, &marks[3]), F_OK);
         ck_assert(h == harmonic_plain(0, N));
         check_all_ran_once();
 
         reset();
-        ck_assert_int_eq(f_run_long(marks_all_root, N, 0, NULL, &wrong), F_OK);
+        ck_assert_int_eq(F_RUN(marks_all, &wrong, N), F_OK);
         ck_assert_int_eq(wrong, 0);
         check_all_ran_once();
         if (modes[m] == 0)
