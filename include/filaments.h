@@ -18,6 +18,8 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -162,6 +164,61 @@ F_API int f_fork_ptr_seq(f_frame *fr, f_ptr_func fn, f_ptr_func seq, long i, lon
 F_API int f_run_long(f_long_func fn, long i, long j, void *arg, long *result);
 F_API int f_run_double(f_double_func fn, long i, long j, void *arg, double *result);
 F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
+
+/* ------------------------------------------------- arguments: firstprivate */
+
+/*
+ * A filament with typed arguments, as OpenMP's firstprivate copies them:
+ *     F_TASK_3(void, update, struct lu *, m, long, ii, long, kk) { ... }
+ *     F_FORK(update, m, ii, kk);
+ * F_TASK_n(ret, name, T1, a1, ..., Tn, an) { body }, n = 1 .. 6, defines
+ * `name` and a body that takes a1 .. an (each type one declaration
+ * specifier: a typedef for an array or a function pointer).  ret void: name
+ * is an f_func; ret long, double or ptr: a typed function for the typed
+ * forks and syncs, whose body returns that and has its frame as `fr`.  A
+ * fork copies the arguments into the child's i, j and arg where they fit
+ * (three words: no storage), else into a block from malloc that the child
+ * frees.  See F_TASK(3).
+ */
+#define F_TASK_1(ret, name, T1, a1) F_TASK_##ret##_(name, (T1 a1), T1 a1;, (f_a_.a1), (a1))
+#define F_TASK_2(ret, name, T1, a1, T2, a2)                                    \
+    F_TASK_##ret##_(name, (T1 a1, T2 a2), T1 a1; T2 a2;, (f_a_.a1, f_a_.a2), (a1, a2))
+#define F_TASK_3(ret, name, T1, a1, T2, a2, T3, a3)                            \
+    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3), T1 a1; T2 a2; T3 a3;,          \
+                    (f_a_.a1, f_a_.a2, f_a_.a3), (a1, a2, a3))
+#define F_TASK_4(ret, name, T1, a1, T2, a2, T3, a3, T4, a4)                    \
+    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4), T1 a1; T2 a2; T3 a3; T4 a4;, \
+                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4), (a1, a2, a3, a4))
+#define F_TASK_5(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5)            \
+    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5),                  \
+                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5;,                          \
+                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5), (a1, a2, a3, a4, a5))
+#define F_TASK_6(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6)    \
+    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5, T6 a6),           \
+                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6;,                   \
+                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6),      \
+                    (a1, a2, a3, a4, a5, a6))
+
+/* Fork a task of ret void with its arguments, as f_fork or f_fork_seq
+ * (seq: a task of the same argument types); F_ENOMEM: no block. */
+#define F_FORK(name, ...) name##_fork_((f_func)0, __VA_ARGS__)
+#define F_FORK_SEQ(name, seq, ...) (F_SAME_ARGS_(name, seq) name##_fork_(seq, __VA_ARGS__))
+/* The same for typed tasks, as f_fork_long and its kin; f_sync_long(fr,
+ * name) and its kin sync them. */
+#define F_FORK_LONG(fr, name, ...) name##_fork_((fr), (f_long_func)0, __VA_ARGS__)
+#define F_FORK_LONG_SEQ(fr, name, seq, ...)                                    \
+    (F_SAME_ARGS_(name, seq) name##_fork_((fr), seq, __VA_ARGS__))
+#define F_FORK_DOUBLE(fr, name, ...) name##_fork_((fr), (f_double_func)0, __VA_ARGS__)
+#define F_FORK_DOUBLE_SEQ(fr, name, seq, ...)                                  \
+    (F_SAME_ARGS_(name, seq) name##_fork_((fr), seq, __VA_ARGS__))
+#define F_FORK_PTR(fr, name, ...) name##_fork_((fr), (f_ptr_func)0, __VA_ARGS__)
+#define F_FORK_PTR_SEQ(fr, name, seq, ...)                                     \
+    (F_SAME_ARGS_(name, seq) name##_fork_((fr), seq, __VA_ARGS__))
+/* A typed task as a root, as f_run_long and its kin: F_RUN(fib, &n, 30). */
+#define F_RUN(name, result, ...) name##_run_((result), __VA_ARGS__)
+/* Call a task's body, a plain call: F_CALL(update, m, ii, kk); a typed
+ * one's with its frame first, F_CALL(fib, fr, n - 2). */
+#define F_CALL(name, ...) name##_body_(__VA_ARGS__)
 
 /* ------------------------------------------------------------ reductions */
 

@@ -127,32 +127,14 @@ static void fib_fs(long n, long unused, void *result)
     *(long *)result = a + b;
 }
 
-/* seq runs exactly for the pruned forks, fn for the others: calls of fn =
- * forks - pruned (the root is one of them), calls of seq = pruned. */
-START_TEST(test_prune_fork_seq_counts)
+/* fib(20) as a root forked with f_fork_seq, run by f_parallel. */
+static long fib20_fork_seq(void)
 {
-    FJ_START(_i);
-    for (int m = 0; m < NMODES; ++m) {
-        long r = -1;
-        struct f_stats st;
-        f_set_prune(modes[m]);
-        ck_assert_int_eq(f_reset_stats(), F_OK);
-        atomic_store(&fn_calls, 0);
-        atomic_store(&seq_calls, 0);
-        ck_assert_int_eq(f_fork_seq(fib_fs, fib_seqver, 20, 0, &r), F_OK);    /* a root */
-        ck_assert_int_eq(fj_parallel(), F_OK);
-        ck_assert_int_eq(r, 6765);
-        ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
-        ck_assert_int_eq(atomic_load(&seq_calls), (long)st.pruned_forks);
-        ck_assert_int_eq(atomic_load(&fn_calls), (long)(st.forks - st.pruned_forks));
-        if (modes[m] == 0)
-            ck_assert_int_eq(atomic_load(&seq_calls), 0);
-        /* No thief: below a few levels (more than the threshold) forks are pruned. */
-        if (modes[m] != 0 && modes[m] < 10 && f_num_servers() == 1)
-            ck_assert_msg(atomic_load(&seq_calls) > 0, "prune %ld: seq never called", modes[m]);
-    }
+    long r = -1;
+    ck_assert_int_eq(f_fork_seq(fib_fs, fib_seqver, 20, 0, &r), F_OK);
+    ck_assert_int_eq(fj_parallel(), F_OK);
+    return r;
 }
-END_TEST
 
 /* fib with f_fork_long_seq: the sequential version is fib_lseqver, a
  * typed function whose forks are plain calls. */
@@ -173,26 +155,35 @@ static long fib_ls(f_frame fr, long n, long unused, void *unused2)
     return f_sync_long(&fr, fib_ls) + b;
 }
 
-/* As test_prune_fork_seq_counts, for typed forks with a sequential
- * version: pruned as untyped forks are, each pruned fork one call of seq,
- * whose value its sync returns. */
-START_TEST(test_prune_fork_long_seq_counts)
+/* fib(20) as a typed root whose forks are f_fork_long_seq. */
+static long fib20_fork_long_seq(void)
 {
-    FJ_START(_i);
+    long r = -1;
+    ck_assert_int_eq(f_run_long(fib_ls, 20, 0, NULL, &r), F_OK);
+    return r;
+}
+
+/*
+ * seq runs exactly for the pruned forks, fn for the others, at every
+ * threshold: calls of fn = forks - pruned (the root is one of them), calls
+ * of seq = pruned, and none with pruning off; alone on one server, below a
+ * few levels (more than the threshold) forks are pruned.  A kept value
+ * that a thief takes (typed) is no filament run, here or there: no
+ * server's count goes below zero (wraps).
+ */
+static void check_seq_counts(int i, long (*fib20)(void))
+{
+    FJ_START(i);
     for (int m = 0; m < NMODES; ++m) {
-        long r = -1;
         struct f_stats st;
         f_set_prune(modes[m]);
         ck_assert_int_eq(f_reset_stats(), F_OK);
         atomic_store(&fn_calls, 0);
         atomic_store(&seq_calls, 0);
-        ck_assert_int_eq(f_run_long(fib_ls, 20, 0, NULL, &r), F_OK);
-        ck_assert_int_eq(r, 6765);
+        ck_assert_int_eq(fib20(), 6765);
         ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
         ck_assert_int_eq(atomic_load(&seq_calls), (long)st.pruned_forks);
         ck_assert_int_eq(atomic_load(&fn_calls), (long)(st.forks - st.pruned_forks));
-        /* A kept value that a thief takes is no filament run, here or
-         * there: no server's count goes below zero (wraps). */
         for (int s = 0; s < f_num_servers(); ++s) {
             struct f_stats one;
             ck_assert_int_eq(f_get_stats(s, &one), F_OK);
@@ -203,6 +194,20 @@ START_TEST(test_prune_fork_long_seq_counts)
         if (modes[m] != 0 && modes[m] < 10 && f_num_servers() == 1)
             ck_assert_msg(atomic_load(&seq_calls) > 0, "prune %ld: seq never called", modes[m]);
     }
+}
+
+START_TEST(test_prune_fork_seq_counts)
+{
+    check_seq_counts(_i, fib20_fork_seq);
+}
+END_TEST
+
+/* The same for typed forks with a sequential version: pruned as untyped
+ * forks are, each pruned fork one call of seq, whose value its sync
+ * returns. */
+START_TEST(test_prune_fork_long_seq_counts)
+{
+    check_seq_counts(_i, fib20_fork_long_seq);
 }
 END_TEST
 

@@ -92,18 +92,15 @@ static void destroy(void *problem)
     app_free(a);
 }
 
-static const struct app_impl impls[] = {
-    { "seq", app_tasks_seq, 0, "sequential: BOTS's double loop, the pairs as calls" },
-    { "fil", app_tasks_fil, 1, "Filaments: one root forks every pair in a loop, one f_join" },
-#ifdef HAVE_OMP
-    { "omp", app_tasks_omp, 1, "OpenMP tasks (libgomp): a task per pair, one taskwait" },
-#endif
-    { NULL, NULL, 0, NULL },
+static const struct app_tasks_impls impls = {
+    { app_tasks_seq, app_tasks_fil, APP_TASKS_OMP(app_tasks_omp) },
+    { "sequential: BOTS's double loop, the pairs as calls",
+      "Filaments: one root forks every pair in a loop, one f_join",
+      "OpenMP tasks (libgomp): a task per pair, one taskwait" },
 };
 
 static const struct app allpairs = {
     .name = "allpairs",
-    .impls = impls,
     .size_min = 1,
     .size_max = SEQUENCES_MAX,
     .size_default = 20,
@@ -117,5 +114,5 @@ static const struct app allpairs = {
 
 int main(int argc, char **argv)
 {
-    return app_main(&allpairs, argc, argv);
+    return app_tasks_main(&allpairs, &impls, argc, argv);
 }

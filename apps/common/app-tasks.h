@@ -23,6 +23,8 @@
 
 #include "app-stats.h"
 
+struct app; /* app.h */
+
 /* A task: fn(i, j, problem), an f_func of <filaments.h>. */
 typedef void (*app_task)(long i, long j, void *problem);
 
@@ -45,5 +47,26 @@ void app_tasks_seq(void *problem, int servers); /* app-tasks.c */
 void app_tasks_fil(void *problem, int servers);
 /* app-tasks-omp.c: compiled into each app with its OpenMP flags. */
 void app_tasks_omp(void *problem, int servers);
+
+/* The programs of an app with a sequential, a Filaments and an OpenMP
+ * program (these drivers' apps, and floorplan): each one's run and its
+ * --help line, in that order; omp's run is NULL where it was not built. */
+struct app_tasks_impls {
+    void (*run[3])(void *problem, int servers);
+    const char *help[3];
+};
+
+/* omp's run where configure found OpenMP (-DHAVE_OMP), else NULL: what the
+ * app's file, compiled with its flags, knows and app-tasks.c does not. */
+#ifdef HAVE_OMP
+#define APP_TASKS_OMP(run) (run)
+#else
+#define APP_TASKS_OMP(run) NULL
+#endif
+
+/* app_main() with app's impls "seq", "fil" and "omp" (where built) made
+ * from impls: the main() of each such app. */
+int app_tasks_main(const struct app *app, const struct app_tasks_impls *impls, int argc,
+                   char **argv);
 
 #endif /* APP_TASKS_H */

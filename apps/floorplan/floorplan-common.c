@@ -19,6 +19,7 @@
 #include <limits.h>
 
 #include "app.h"
+#include "app-tasks.h"
 #include "floorplan.h"
 
 #define CELLS_MAX 40
@@ -86,18 +87,15 @@ static void destroy(void *problem)
     app_free(p);
 }
 
-static const struct app_impl impls[] = {
-    { "seq", floorplan_seq, 0, "sequential: the depth-first search, a board copy per node" },
-    { "fil", floorplan_fil, 1, "Filaments: f_fork_long_seq/f_sync_long per child, board copied" },
-#ifdef HAVE_OMP
-    { "omp", floorplan_omp, 1, "OpenMP tasks (libgomp), depth cut-off, no tasks below" },
-#endif
-    { NULL, NULL, 0, NULL },
+static const struct app_tasks_impls impls = {
+    { floorplan_seq, floorplan_fil, APP_TASKS_OMP(floorplan_omp) },
+    { "sequential: the depth-first search, a board copy per node",
+      "Filaments: f_fork_long_seq/f_sync_long per child, board copied",
+      "OpenMP tasks (libgomp), depth cut-off, no tasks below" },
 };
 
 static const struct app floorplan = {
     .name = "floorplan",
-    .impls = impls,
     .size_min = 1,
     .size_max = CELLS_MAX,
     .size_default = 16,
@@ -111,5 +109,5 @@ static const struct app floorplan = {
 
 int main(int argc, char **argv)
 {
-    return app_main(&floorplan, argc, argv);
+    return app_tasks_main(&floorplan, &impls, argc, argv);
 }

@@ -1,6 +1,6 @@
 /*
  * floorplan-fil.c - the floorplan with Filaments (floorplan.h): a typed
- * fork/join filament per child [paper §2.3], f_fork_long_seq for every
+ * fork/join filament per child [paper §2.3], F_FORK_LONG_SEQ for every
  * move (floorplan_moves), then as many f_sync_long, each returning the
  * least area of its child's subtree, as a call would.  A child copies its
  * parent's board into its own frame and puts its cell there; the parent's
@@ -29,20 +29,21 @@ static atomic_long best;
 
 static long expand(f_frame fr, const struct floorplan_state *s, long k);
 
-/* Cell k in `choice` after the parent's state, arg, and what follows. */
-static long child(f_frame fr, long k, long choice, void *arg)
+/* Cell k in `choice` after the parent's state, and what follows: a typed
+ * task whose three arguments travel in its slot (F_TASK(3)). */
+F_TASK_3(long, child, const struct floorplan_state *, parent, long, k, long, choice)
 {
     struct floorplan_state s;
-    floorplan_put(problem, arg, k, choice, &s);
+    floorplan_put(problem, parent, k, choice, &s);
     return expand(fr, &s, k);
 }
 
 /* child's sequential version, which the library calls where it prunes the
  * fork: the sequential search below, with no forks. */
-static long child_seq(f_frame fr, long k, long choice, void *arg)
+F_TASK_3(long, child_seq, const struct floorplan_state *, parent, long, k, long, choice)
 {
     struct floorplan_state s;
-    floorplan_put(problem, arg, k, choice, &s);
+    floorplan_put(problem, parent, k, choice, &s);
     return floorplan_expand(problem, &s, k, &best);
 }
 
@@ -58,7 +59,7 @@ static long expand(f_frame fr, const struct floorplan_state *s, long k)
      * take the oldest, the largest boxes.  In order, 14 cells took twice
      * the forks at 1 server (359 646 against 186 834). */
     for (int m = n - 1; m >= 0; --m)
-        f_fork_long_seq(&fr, child, child_seq, k + 1, move[m], (void *)s);
+        F_FORK_LONG_SEQ(&fr, child, child_seq, s, k + 1, move[m]);
     long least = LONG_MAX;
     while (n-- > 0) {
         long area = f_sync_long(&fr, child);

@@ -142,18 +142,15 @@ static void destroy(void *problem)
     app_free(m);
 }
 
-static const struct app_impl impls[] = {
-    { "seq", app_tasks_seq, 0, "sequential: BOTS's loops, the updates as calls" },
-    { "fil", app_tasks_fil, 1, "Filaments: one root forks each phase's updates in a loop, f_join" },
-#ifdef HAVE_OMP
-    { "omp", app_tasks_omp, 1, "OpenMP tasks (libgomp): a task per update, taskwait per phase" },
-#endif
-    { NULL, NULL, 0, NULL },
+static const struct app_tasks_impls impls = {
+    { app_tasks_seq, app_tasks_fil, APP_TASKS_OMP(app_tasks_omp) },
+    { "sequential: BOTS's loops, the updates as calls",
+      "Filaments: one root forks each phase's updates in a loop, f_join",
+      "OpenMP tasks (libgomp): a task per update, taskwait per phase" },
 };
 
 static const struct app sparselu = {
     .name = "sparselu",
-    .impls = impls,
     .size_min = 1,
     .size_max = NB_MAX,
     .size_default = 80,
@@ -167,5 +164,5 @@ static const struct app sparselu = {
 
 int main(int argc, char **argv)
 {
-    return app_main(&sparselu, argc, argv);
+    return app_tasks_main(&sparselu, &impls, argc, argv);
 }

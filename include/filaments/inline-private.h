@@ -517,6 +517,146 @@ F_TYPED_FORK_(void *, ptr, F_KIND_PTR_, p)
 #define f_fork_ptr(fr, fn, i, j, arg) f_fork_ptr_inline_((fr), (fn), (i), (j), (arg))
 #define f_sync_ptr(fr, fn) f_sync_ptr_inline_((fr), (fn))
 
+/* ------------------------------------------------- arguments: firstprivate */
+
+/*
+ * F_TASK_n (<filaments.h>): a task's arguments are a structure, copied at
+ * the fork into the three words that every slot carries, i, j and arg,
+ * where it fits, so that a fork with typed arguments stores what a fork
+ * with (i, j, arg) stores and needs no storage that must live until the
+ * join: the child copies them out of its slot, wherever it runs (as Lace
+ * keeps a task's arguments in its deque slot).  A larger structure goes
+ * into a block from malloc, as f_vfork's and an OpenMP runtime's
+ * firstprivate copies do, which the child frees once it has copied it: a
+ * stolen child may run after its parent's frame has moved on, so no block
+ * there could serve.  malloc, not f_malloc: a block needs no cache line of
+ * its own, and malloc's per-thread cache serves a block freed by a thief
+ * without a lock, where f_malloc's aligned allocation took 3-4 times as
+ * long per fork (a loop of 1000 forks with four longs, 1 server).  Which
+ * of the two is decided by sizeof, where the task is compiled.  A root
+ * forked and never run (f_finalize before f_parallel) leaves its block
+ * behind.
+ */
+struct f_words_ {
+    long i_;
+    long j_;
+    void *arg_;
+};
+
+/* n bytes at args into *w: F_OK, or F_ENOMEM where a block was needed. */
+static inline int f_args_pack_(struct f_words_ *w, const void *args, size_t n)
+{
+    struct f_words_ zero = { 0, 0, (void *)0 };
+    *w = zero;
+    if (n <= sizeof *w) {
+        memcpy(w, args, n);
+        return 0;
+    }
+    if ((w->arg_ = malloc(n)) == (void *)0)
+        return F_ENOMEM;
+    memcpy(w->arg_, args, n);
+    return 0;
+}
+
+/* The child's side: the n bytes back, and the block freed. */
+static inline void f_args_unpack_(void *args, size_t n, long i, long j, void *arg)
+{
+    if (n <= sizeof(struct f_words_)) {
+        struct f_words_ w = { i, j, arg };
+        memcpy(args, &w, n);
+    } else {
+        memcpy(args, arg, n);
+        free(arg);
+    }
+}
+
+/* A fork's result rc; a fork that failed frees the block it made. */
+static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
+{
+    if (rc < 0 && n > sizeof *w)
+        free(w->arg_);
+    return rc;
+}
+
+#define F_UNWRAP_(...) __VA_ARGS__
+#if defined(__GNUC__)
+#define F_UNUSED_ __attribute__((unused))
+#else
+#define F_UNUSED_
+#endif
+/* F_FORK_SEQ's check that seq takes name's arguments, so that it reads
+ * them as name's fork packed them: a negative array size where not. */
+#define F_SAME_ARGS_(name, seq)                                                                \
+    (void)sizeof(char[_Generic((seq##_sig_)0, name##_sig_: 1, default: -1)]),
+
+/* What every task has: its arguments' structure and their types. */
+#define F_TASK_ARGS_(name, params, members)                                                        \
+    struct name##_args_ {                                                                          \
+        members                                                                                    \
+    };                                                                                             \
+    typedef void(*name##_sig_) params;
+
+/* The first steps of a fork or a run: the arguments packed into f_w_, or
+ * the error returned; f_rc_ holds F_OK for the call to replace. */
+#define F_PACK_(name, args)                                                                        \
+    struct name##_args_ f_a_ = { F_UNWRAP_ args };                                                 \
+    struct f_words_ f_w_;                                                                          \
+    int f_rc_ = f_args_pack_(&f_w_, &f_a_, sizeof f_a_);                                           \
+    if (f_rc_ < 0)                                                                                 \
+        return f_rc_;
+
+/* ret void: name, an f_func that unpacks and calls the body; name##_fork_,
+ * which packs and forks it (with seq, f_fork_seq). */
+#define F_TASK_void_(name, params, members, unpacked, args)                                        \
+    F_TASK_ARGS_(name, params, members)                                                            \
+    static void name##_body_ params;                                                               \
+    static void name(long f_i_, long f_j_, void *f_arg_)                                           \
+    {                                                                                              \
+        struct name##_args_ f_a_;                                                                  \
+        f_args_unpack_(&f_a_, sizeof f_a_, f_i_, f_j_, f_arg_);                                    \
+        name##_body_ unpacked;                                                                     \
+    }                                                                                              \
+    static inline F_EARLY_ F_UNUSED_ int name##_fork_(f_func f_seq_, F_UNWRAP_ params)             \
+    {                                                                                              \
+        F_PACK_(name, args)                                                                        \
+        f_rc_ = f_seq_ != (f_func)0 ? f_fork_seq(name, f_seq_, f_w_.i_, f_w_.j_, f_w_.arg_)        \
+                                    : f_fork(name, f_w_.i_, f_w_.j_, f_w_.arg_);                   \
+        return f_args_forked_(f_rc_, &f_w_, sizeof f_a_);                                          \
+    }                                                                                              \
+    static void name##_body_ params
+
+/* Typed: name, a typed function of the kind; its fork, which takes the
+ * frame (with seq, f_fork_long_seq and its kin); and its run as a root
+ * (f_run_long and its kin). */
+#define F_TASK_TYPED_(T, kind, name, params, members, unpacked, args)                              \
+    F_TASK_ARGS_(name, params, members)                                                            \
+    static T name##_body_(f_frame fr F_UNUSED_, F_UNWRAP_ params);                                 \
+    static T name(f_frame f_fr_, long f_i_, long f_j_, void *f_arg_)                               \
+    {                                                                                              \
+        struct name##_args_ f_a_;                                                                  \
+        f_args_unpack_(&f_a_, sizeof f_a_, f_i_, f_j_, f_arg_);                                    \
+        return name##_body_(f_fr_, F_UNWRAP_ unpacked);                                            \
+    }                                                                                              \
+    static inline F_EARLY_ F_UNUSED_ int name##_fork_(f_frame *f_fr_, f_##kind##_func f_seq_,      \
+                                                      F_UNWRAP_ params)                            \
+    {                                                                                              \
+        F_PACK_(name, args)                                                                        \
+        f_rc_ = f_seq_ != (f_##kind##_func)0                                                       \
+                    ? f_fork_##kind##_seq(f_fr_, name, f_seq_, f_w_.i_, f_w_.j_, f_w_.arg_)        \
+                    : f_fork_##kind(f_fr_, name, f_w_.i_, f_w_.j_, f_w_.arg_);                     \
+        return f_args_forked_(f_rc_, &f_w_, sizeof f_a_);                                          \
+    }                                                                                              \
+    static inline F_UNUSED_ int name##_run_(T *f_result_, F_UNWRAP_ params)                        \
+    {                                                                                              \
+        F_PACK_(name, args)                                                                        \
+        f_rc_ = f_run_##kind(name, f_w_.i_, f_w_.j_, f_w_.arg_, f_result_);                        \
+        return f_args_forked_(f_rc_, &f_w_, sizeof f_a_);                                          \
+    }                                                                                              \
+    static T name##_body_(f_frame fr F_UNUSED_, F_UNWRAP_ params)
+#define F_TASK_long_(...) F_TASK_TYPED_(long, long, __VA_ARGS__)
+#define F_TASK_double_(...) F_TASK_TYPED_(double, double, __VA_ARGS__)
+#define F_TASK_ptr_(...) F_TASK_TYPED_(void *, ptr, __VA_ARGS__)
+
 /* ------------------------------------------------------------ reductions */
 
 /*
