@@ -12,7 +12,8 @@
  *   FILAMENTS_TRACE    a path, not empty   record a schedule trace into it (trace.c)
  *   FILAMENTS_TRACE_EVENTS 1..2^24         spans each trace track holds
  *   FILAMENTS_ADAPT    none | any | all    which iterative filaments may move
- *                                          (f_set_adaptive; default any)
+ *                                          (f_set_adaptive; default any; none:
+ *                                          whatever the program sets)
  *
  * Set by the program's MPI launcher, not by its user: the process's rank,
  * which names its trace's file (%r in FILAMENTS_TRACE) and process.  A value

@@ -87,6 +87,7 @@ static unsigned long filaments(const struct fi_runs *rs)
 static int cursors_alloc(const struct fi_env *env)
 {
     fi_lib.adapt = env->adapt;
+    fi_lib.adapt_off = env->adapt == F_ADAPT_NONE;
     fi_lib.adapt_force = env->test_moves;
     f_iter_last_ = fi_alloc((size_t)fi_lib.nservers * sizeof *f_iter_last_);
     return f_iter_last_ != NULL ? F_OK : F_ENOMEM;
@@ -416,6 +417,7 @@ void fi_phase_passed(int phase, struct fi_trace_buf *trace)
  * An adaptive phase's runs on one line, server 0's first, each server's
  * strip where creation put it (adapt.c); NULL where they stay: a phase
  * whose mode does not let its filaments move (F_ADAPT_NONE, or
+ * FILAMENTS_ADAPT=none, which overrides the program's calls, or
  * F_ADAPT_ANY with a filament created for a named server or by a server's
  * creator, which runs there: f_iterative_thread(3)), one server, fewer than two runs a server
  * (nothing to move but whole strips: the empty barrier episode stays as
@@ -431,7 +433,7 @@ static struct fi_adapt *place(const struct fi_phase *ph)
         named |= ph->per_server[s].named;
     }
     int moves = ph->adapt == F_ADAPT_ALL || (ph->adapt == F_ADAPT_ANY && !named);
-    if (!moves || fi_lib.nservers < 2 || runs < 2 * (size_t)fi_lib.nservers)
+    if (!moves || fi_lib.adapt_off || fi_lib.nservers < 2 || runs < 2 * (size_t)fi_lib.nservers)
         return NULL;
     struct fi_adapt *a = fi_adapt_new(runs, fi_lib.nservers);
     if (a == NULL)

@@ -1322,6 +1322,11 @@ START_TEST(test_phase_adapt_calls)
     ck_assert_int_eq(f_rtc_thread(1, adapt_set_in_filament, 0, 0, NULL), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
     T_ASSERT_NO_FAILURES();
+    /* FILAMENTS_ADAPT=none pins every phase, whatever the program sets. */
+    ck_assert_int_eq(setenv("FILAMENTS_TEST_MOVES", "1", 1), 0);
+    f_finalize();
+    t_start(2);
+    ck_assert_int_eq(adapt_run(2, F_ADAPT_ALL, 1, 1, 1), 0);
     f_finalize();
     unsetenv("FILAMENTS_ADAPT");
     t_start(2);
