@@ -35,9 +35,6 @@ _Static_assert(FI_CHUNK_MIN >= 1 && FI_CHUNK_MAX >= FI_CHUNK_MIN, "FI_CHUNK_MIN,
 #ifndef FI_RUN_YIELD_NS
 #define FI_RUN_YIELD_NS 2000000UL
 #endif
-#ifndef FI_YIELD_LOST_NS
-#define FI_YIELD_LOST_NS 200000UL
-#endif
 _Static_assert(FI_SPIN_POLLS >= 0 && FI_YIELD_POLLS >= 1, "FI_SPIN_POLLS, FI_YIELD_POLLS");
 
 /* The barrier's tree: children per node (barrier.c).  A node's count, four
