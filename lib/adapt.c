@@ -63,10 +63,16 @@ struct span {
     size_t lo, hi;
 };
 
+/* Has anybody claimed from the strip of word w in this pass? */
+static int begun(const struct fi_adapt *a, AO_t w)
+{
+    return w >> (2 * RUN_BITS) == (a->passes & PASS_MASK);
+}
+
 /* What is left of server s's strip in this pass, as its word w shows it. */
 static struct span left(const struct fi_adapt *a, int s, AO_t w)
 {
-    if (w >> (2 * RUN_BITS) == (a->passes & PASS_MASK))
+    if (begun(a, w))
         return (struct span){ (size_t)(w >> RUN_BITS & RUN_MASK), (size_t)(w & RUN_MASK) };
     return (struct span){ a->bound[s], a->bound[s + 1] };
 }
@@ -123,7 +129,7 @@ static struct span claim(struct fi_adapt *a, int s, int high,
         struct span l = left(a, s, w);
         if (l.lo >= l.hi) {
             /* Nothing to claim: write the pass in all the same (above). */
-            if (w >> (2 * RUN_BITS) != (a->passes & PASS_MASK))
+            if (!begun(a, w))
                 AO_compare_and_swap(word, w, pack(a->passes, l.lo, l.hi));
             return (struct span){ 0, 0 };
         }
@@ -144,14 +150,24 @@ static unsigned long run(const struct fi_adapt *a, struct span c, int backward)
     return filaments(a, c);
 }
 
-/* The server other than me with the most filaments left, or -1. */
+/*
+ * The server other than me with the most filaments left worth taking, or
+ * -1: a strip whose owner has not begun the pass, or one with more left
+ * than the owner claims at a time.  Less than that, the owner will be
+ * done about as soon as a taker, and taking would only move the rows'
+ * data between caches at the end of every pass (Gauss 1400 on 2 quiet
+ * servers ran 5% slower so, where each pass is 100 us).
+ */
 static int fullest(const struct fi_adapt *a, int me)
 {
     int best = -1;
     unsigned long most = 0;
     for (int s = 0; s < a->nservers; ++s) {
-        unsigned long f = s != me ? filaments(a, left(a, s, AO_load(&a->claim[s].word))) : 0;
-        if (f > most) {
+        if (s == me)
+            continue;
+        AO_t w = AO_load(&a->claim[s].word);
+        unsigned long f = filaments(a, left(a, s, w));
+        if (f > most && (!begun(a, w) || f > a->grain)) {
             most = f;
             best = s;
         }
