@@ -88,6 +88,12 @@ F_API int f_iterative_thread(int server, f_func fn, long i, long j, void *arg);
 /* A row in one call: fn(i, j, arg) for j_begin <= j < j_end. */
 F_API int f_iterative_row(int server, f_func fn, long i, long j_begin, long j_end, void *arg);
 F_API int f_iterative_vthread(int server, f_vfunc fn, const char *format, ...);
+/* Which filaments of the phases created next may move between servers,
+ * within a pass and between passes, where some server is slower: none,
+ * those of phases created all with F_ANY (the default), or all. */
+enum { F_ADAPT_NONE = 0, F_ADAPT_ANY = 1, F_ADAPT_ALL = 2 };
+F_API int f_set_adaptive(int mode);
+F_API int f_get_adaptive(void);
 
 /* ------------------------------------------------------------------ runs */
 

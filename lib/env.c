@@ -11,6 +11,9 @@
  *   FILAMENTS_DEQUE    2..2^31-1           fork/join slots per server
  *   FILAMENTS_TRACE    a path, not empty   record a schedule trace into it (trace.c)
  *   FILAMENTS_TRACE_EVENTS 1..2^24         spans each trace track holds
+ *   FILAMENTS_ADAPT    none | any | all    which iterative filaments may move
+ *                                          (f_set_adaptive; default any; none:
+ *                                          whatever the program sets)
  *
  * Set by the program's MPI launcher, not by its user: the process's rank,
  * which names its trace's file (%r in FILAMENTS_TRACE) and process.  A value
@@ -25,6 +28,7 @@
  *   FILAMENTS_TEST_CHUNK  MIN,MAX          RTC queue chunks: the first of MIN
  *                         1 <= MIN <= MAX <= FI_CHUNK_MAX  descriptors, doubling up to MAX
  *   FILAMENTS_TEST_FANIN  2..FI_BARRIER_FANIN  the barrier tree's fan-in
+ *   FILAMENTS_TEST_MOVES  0 | 1            adaptive strips' ends move every pass
  */
 #include <ctype.h>
 #include <errno.h>
@@ -78,6 +82,23 @@ static int parse_switch(const char *s, int *out)
 static int parse_stats(const char *s, struct fi_env *env)
 {
     return parse_switch(s, &env->stats);
+}
+
+static int parse_adapt(const char *s, struct fi_env *env)
+{
+    static const char *const modes[] = { [F_ADAPT_NONE] = "none", [F_ADAPT_ANY] = "any",
+                                         [F_ADAPT_ALL] = "all" };
+    for (int m = 0; m < (int)(sizeof modes / sizeof *modes); ++m)
+        if (strcmp(s, modes[m]) == 0) {
+            env->adapt = m;
+            return F_OK;
+        }
+    return F_EINVAL;
+}
+
+static int parse_test_moves(const char *s, struct fi_env *env)
+{
+    return parse_switch(s, &env->test_moves);
 }
 
 static int parse_bind(const char *s, struct fi_env *env)
@@ -153,18 +174,20 @@ static const struct {
     { "FILAMENTS_DEQUE", parse_deque },
     { "FILAMENTS_TRACE", parse_trace },
     { "FILAMENTS_TRACE_EVENTS", parse_trace_events },
+    { "FILAMENTS_ADAPT", parse_adapt },
     { "OMPI_COMM_WORLD_RANK", parse_rank },
     { "PMIX_RANK", parse_rank },
     { "PMI_RANK", parse_rank },
     { "FILAMENTS_TEST_CHUNK", parse_test_chunk },
     { "FILAMENTS_TEST_FANIN", parse_test_fanin },
+    { "FILAMENTS_TEST_MOVES", parse_test_moves },
 };
 
 int fi_env_read(struct fi_env *env)
 {
     *env = (struct fi_env){ .servers = 0, .prune = F_PRUNE_AUTO, .stats = 0, .bind = FI_BIND_AUTO,
                             .deque_slots = FI_DEQUE_SLOTS, .trace_path = NULL,
-                            .trace_events = FI_TRACE_EVENTS, .rank = -1,
+                            .trace_events = FI_TRACE_EVENTS, .rank = -1, .adapt = F_ADAPT_ANY,
                             .chunk_min = FI_CHUNK_MIN,
                             .chunk_max = FI_CHUNK_MAX, .fanin = FI_BARRIER_FANIN };
     for (size_t k = 0; k < sizeof variables / sizeof *variables; ++k) {

@@ -17,10 +17,13 @@ struct fi_env {
     const char *trace_path;  /* FILAMENTS_TRACE, or NULL: no trace (the environment's string) */
     long trace_events;       /* FILAMENTS_TRACE_EVENTS, or FI_TRACE_EVENTS */
     long rank;               /* the MPI launcher's rank of this process, or -1 */
+    int adapt;               /* FILAMENTS_ADAPT: which iterative filaments may move (F_ADAPT_*) */
     /* For tests only, to reach the rare paths: FILAMENTS_TEST_CHUNK, or
-     * FI_CHUNK_MIN and FI_CHUNK_MAX; FILAMENTS_TEST_FANIN, or FI_BARRIER_FANIN. */
+     * FI_CHUNK_MIN and FI_CHUNK_MAX; FILAMENTS_TEST_FANIN, or FI_BARRIER_FANIN;
+     * FILAMENTS_TEST_MOVES, or 0. */
     long chunk_min, chunk_max;
     int fanin;
+    int test_moves;
 };
 #define FI_BIND_AUTO (-1)
 FI_HIDDEN FI_MUST_CHECK int fi_env_read(struct fi_env *env);

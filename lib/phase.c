@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "phase.h"
+#include "adapt.h"
 #include "create.h"
 #include "row.h"
 #include "memory.h"
@@ -39,6 +40,7 @@ struct fi_runs {
     _Alignas(FI_CACHE_LINE) struct fi_row *run;
     size_t n, cap;
     unsigned long closed;  /* filaments in every run but the last */
+    int named;     /* a filament was created for this server by name, or by its creator */
     int backward;  /* the direction of this server's next pass; owner only */
     /* Fixed for a run (begin_run), off the path of every pass:
      * the filaments of a pass, and whether every run is a single point
@@ -62,6 +64,10 @@ struct fi_phase {
     struct fi_runs *per_server;
     int any_server;  /* where the last F_ANY filament went, or -1 */
     struct fi_blocks owned;  /* argument blocks of variable-argument filaments */
+    int adapt;       /* f_set_adaptive's mode when the phase was created */
+    /* The run's placement where they do (begin_run; adapt.c), else NULL:
+     * each server passes over its own runs. */
+    struct fi_adapt *placed;
 };
 
 F_API struct f_run_ **f_iter_last_;
@@ -80,6 +86,9 @@ static unsigned long filaments(const struct fi_runs *rs)
 
 static int cursors_alloc(const struct fi_env *env)
 {
+    fi_lib.adapt = env->adapt;
+    fi_lib.adapt_off = env->adapt == F_ADAPT_NONE;
+    fi_lib.adapt_force = env->test_moves;
     f_iter_last_ = fi_alloc((size_t)fi_lib.nservers * sizeof *f_iter_last_);
     return f_iter_last_ != NULL ? F_OK : F_ENOMEM;
 }
@@ -131,6 +140,7 @@ static void phases_free(void)
         }
         fi_free(ph->per_server);
         free_blocks(&ph->owned, 0);
+        fi_adapt_free(ph->placed);
     }
     fi_free(fi_lib.phases);
     fi_lib.phases = NULL;
@@ -150,12 +160,31 @@ int f_new_barrier(f_seq_func seq, void *arg)
     if (per_server == NULL)
         return F_ENOMEM;
     memset(per_server, 0, bytes);
-    fi_lib.phases[fi_lib.nphases] = (struct fi_phase){
-        .seq = seq, .arg = arg, .per_server = per_server, .any_server = -1
-    };
+    fi_lib.phases[fi_lib.nphases] = (struct fi_phase){ .seq = seq,
+                                                       .arg = arg,
+                                                       .per_server = per_server,
+                                                       .any_server = -1,
+                                                       .adapt = fi_lib.adapt };
     int id = fi_lib.nphases++;
     fi_phase_cursors_open(1);    /* the new phase has no runs yet */
     return id;
+}
+
+/* Which filaments of the phases created from now on may move (adapt.c):
+ * from the main thread between runs, as the phases are created. */
+int f_set_adaptive(int mode)
+{
+    if (fi_check_main_between_runs() < 0)
+        return F_ESTATE;
+    if (mode != F_ADAPT_NONE && mode != F_ADAPT_ANY && mode != F_ADAPT_ALL)
+        return F_EINVAL;
+    fi_lib.adapt = mode;
+    return F_OK;
+}
+
+int f_get_adaptive(void)
+{
+    return fi_state() != FI_UNINIT ? fi_lib.adapt : F_ESTATE;
 }
 
 static int extends(const struct fi_runs *rs, f_func fn, long i, long j, void *arg)
@@ -170,8 +199,8 @@ static int extends(const struct fi_runs *rs, f_func fn, long i, long j, void *ar
 /*
  * F_ANY iterative filaments are placed once, at creation: a filament that
  * extends the last F_ANY run joins it, otherwise it starts a run on the
- * server with the fewest filaments in this phase.  They are not moved
- * between passes (barrier code can rebuild phases between runs instead).
+ * server with the fewest filaments in this phase.  In the run, they move
+ * as other filaments of an adaptive phase do (adapt.c).
  */
 static int place_any(struct fi_phase *ph, f_func fn, long i, long j, void *arg)
 {
@@ -216,10 +245,11 @@ static int create_own(struct fi_server *me, int server, f_func fn, long i, long 
         return F_ESTATE;    /* another server's runs: its own creator is writing them */
     if (j_last < j_first)
         return F_OK;
-    struct fi_row *r = append(&fi_lib.phases[fi_lib.nphases - 1].per_server[me->index], fn, i,
-                              j_first, j_last, arg);
+    struct fi_runs *rs = &fi_lib.phases[fi_lib.nphases - 1].per_server[me->index];
+    struct fi_row *r = append(rs, fn, i, j_first, j_last, arg);
     if (r == NULL)
         return F_ENOMEM;
+    rs->named = 1;  /* F_ANY from a creator goes to its server too (f_iterative_thread(3)) */
     f_creator_.last_run_ = (struct f_run_ *)r;  /* it may have moved */
     return F_OK;
 }
@@ -241,11 +271,13 @@ static int create(int server, f_func fn, long i, long j_first, long j_last, void
     if (j_last < j_first)
         return F_OK;
     struct fi_phase *ph = &fi_lib.phases[fi_lib.nphases - 1];
-    if (server == F_ANY)
+    int named = server != F_ANY;
+    if (!named)
         ph->any_server = server = place_any(ph, fn, i, j_first, arg);
     struct fi_row *r = append(&ph->per_server[server], fn, i, j_first, j_last, arg);
     if (r == NULL)
         return F_ENOMEM;
+    ph->per_server[server].named |= named;
     f_iter_last_[server] = (struct f_run_ *)r;  /* it may have moved */
     return F_OK;
 }
@@ -335,41 +367,6 @@ void fi_phase_creator_undo(struct fi_server *s)
 /* ----------------------------------------------------------------- pass */
 
 /*
- * A pass over runs of one point each, with no range version to look up: a
- * call per run and nothing else, 8 instructions a filament with an empty
- * fn where fi_row_run's loop took 34 (bench/micro --what=iter, callgrind).
- * Gauss has such phases: a filament per column, each a run of its own.
- * Not inlined, so that the general loop keeps its registers.
- */
-static __attribute__((noinline)) void pass_points(const struct fi_row *first,
-                                                  const struct fi_row *end, int backward)
-{
-    if (!backward)
-        for (const struct fi_row *r = first; r != end; ++r)
-            r->fn(r->i, r->j_first, r->arg);
-    else
-        for (const struct fi_row *r = end; r != first;) {
-            --r;    /* not r-- in the test: first - 1 is no pointer */
-            r->fn(r->i, r->j_first, r->arg);
-        }
-}
-
-/* A pass over runs of any length; return 1 if it called a range version.
- * Not inlined, so that a pass of pass_points' kind saves no registers. */
-static __attribute__((noinline)) int pass_runs(const struct fi_row *run, size_t n, int backward)
-{
-    struct fi_range_cache cache = { NULL, NULL };
-    int ranged = 0;
-    if (!backward)
-        for (size_t r = 0; r < n; ++r)
-            ranged |= fi_row_run(&run[r], &cache, 0);
-    else
-        for (size_t r = n; r-- > 0;)
-            fi_row_run(&run[r], &cache, 1);
-    return ranged;
-}
-
-/*
  * One pass over a server's runs, in alternate directions [paper §4.4] -
  * unless the pass called a range version.  A range version walks its row
  * with j increasing, so a backward pass could reverse only the order of
@@ -380,13 +377,18 @@ static __attribute__((noinline)) int pass_runs(const struct fi_row *run, size_t 
  */
 void fi_phase_pass(struct fi_server *me, int phase)
 {
+    struct fi_adapt *placed = fi_lib.phases[phase].placed;
+    if (placed != NULL) {
+        me->stats.filaments_run += fi_adapt_pass(placed, me->index, me->trace);
+        return;
+    }
     struct fi_runs *rs = &fi_lib.phases[phase].per_server[me->index];
     int backward = rs->backward;
     int ranged = 0;
     if (rs->points_only)
-        pass_points(rs->run, rs->run + rs->n, backward);
+        fi_rows_run_points(rs->run, rs->n, backward);
     else
-        ranged = pass_runs(rs->run, rs->n, backward);
+        ranged = fi_rows_run(rs->run, rs->n, backward);
     rs->backward = !backward && !ranged;
     me->stats.filaments_run += rs->pass_filaments;
 }
@@ -394,21 +396,74 @@ void fi_phase_pass(struct fi_server *me, int phase)
 void fi_phase_pass_shape(const struct fi_server *me, int phase, int *backward,
                          unsigned long *filaments)
 {
-    const struct fi_runs *rs = &fi_lib.phases[phase].per_server[me->index];
+    const struct fi_phase *ph = &fi_lib.phases[phase];
+    if (ph->placed != NULL) {
+        fi_adapt_shape(ph->placed, me->index, backward, filaments);
+        return;
+    }
+    const struct fi_runs *rs = &ph->per_server[me->index];
     *backward = rs->backward;
     *filaments = rs->pass_filaments;
 }
 
-/* The phases are fixed for the run: note what a pass runs. */
+void fi_phase_passed(int phase, struct fi_trace_buf *trace)
+{
+    struct fi_adapt *placed = fi_lib.phases[phase].placed;
+    if (placed != NULL)
+        fi_adapt_passed(placed, phase, fi_lib.adapt_force, trace);
+}
+
+/*
+ * An adaptive phase's runs on one line, server 0's first, each server's
+ * strip where creation put it (adapt.c); NULL where they stay: a phase
+ * whose mode does not let its filaments move (F_ADAPT_NONE, or
+ * FILAMENTS_ADAPT=none, which overrides the program's calls, or
+ * F_ADAPT_ANY with a filament created for a named server or by a server's
+ * creator, which runs there: f_iterative_thread(3)), one server, fewer than two runs a server
+ * (nothing to move but whole strips: the empty barrier episode stays as
+ * cheap as it was), or no memory for the line (the runs then stay where
+ * they are, which is still right).
+ */
+static struct fi_adapt *place(const struct fi_phase *ph)
+{
+    size_t runs = 0;
+    int named = 0;
+    for (int s = 0; s < fi_lib.nservers; ++s) {
+        runs += ph->per_server[s].n;
+        named |= ph->per_server[s].named;
+    }
+    int moves = ph->adapt == F_ADAPT_ALL || (ph->adapt == F_ADAPT_ANY && !named);
+    if (!moves || fi_lib.adapt_off || fi_lib.nservers < 2 || runs < 2 * (size_t)fi_lib.nservers)
+        return NULL;
+    struct fi_adapt *a = fi_adapt_new(runs, fi_lib.nservers);
+    if (a == NULL)
+        return NULL;
+    size_t k = 0;
+    for (int s = 0; s < fi_lib.nservers; ++s) {
+        const struct fi_runs *rs = &ph->per_server[s];
+        a->bound[s] = k;
+        memcpy(a->run + k, rs->run, rs->n * sizeof *rs->run);
+        k += rs->n;
+    }
+    a->bound[fi_lib.nservers] = k;
+    fi_adapt_ready(a);
+    return a;
+}
+
+/* The phases are fixed for the run: note what a pass runs, and place the
+ * adaptive phases' runs. */
 static void begin_run(void)
 {
     int named = fi_range_versions_named();
-    for (int p = 0; p < fi_lib.nphases; ++p)
+    for (int p = 0; p < fi_lib.nphases; ++p) {
+        struct fi_phase *ph = &fi_lib.phases[p];
         for (int s = 0; s < fi_lib.nservers; ++s) {
-            struct fi_runs *rs = &fi_lib.phases[p].per_server[s];
+            struct fi_runs *rs = &ph->per_server[s];
             rs->pass_filaments = filaments(rs);
             rs->points_only = !named && rs->pass_filaments == rs->n;
         }
+        ph->placed = place(ph);
+    }
 }
 
 /* f_finalize: the phases never run, then the cursors. */

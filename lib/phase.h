@@ -8,12 +8,16 @@
 
 #include "base.h"
 #include "state.h"
+#include "trace.h"
 
 FI_HIDDEN void fi_phase_pass(struct fi_server *me, int phase);
 /* What server me's next pass over the phase will be: backward or not, and
  * the filaments it runs (for the schedule trace, before the pass). */
 FI_HIDDEN void fi_phase_pass_shape(const struct fi_server *me, int phase, int *backward,
                                    unsigned long *filaments);
+/* The decider, every server arrived from a pass over the phase: place the
+ * next pass's filaments (adapt.c, where the phase is adaptive). */
+FI_HIDDEN void fi_phase_passed(int phase, struct fi_trace_buf *trace);
 static inline int fi_phases_count(void)
 {
     return fi_lib.nphases;

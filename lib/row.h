@@ -95,6 +95,12 @@ static inline int fi_row_run(const struct fi_row *r, struct fi_range_cache *c, i
     return 0;
 }
 
+/* Run rows run[0 .. n-1] of a pass, the first to the last or (backward) the
+ * last to the first: rows of any length (1 if it called a range version),
+ * or rows of one point each where no range version is named (row.c). */
+FI_HIDDEN int fi_rows_run(const struct fi_row *run, size_t n, int backward);
+FI_HIDDEN void fi_rows_run_points(const struct fi_row *run, size_t n, int backward);
+
 FI_HIDDEN extern const struct fi_mechanism fi_row_mechanism;
 
 #endif /* FI_ROW_H */

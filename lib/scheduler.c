@@ -273,11 +273,12 @@ settled:
     fi_trace_span(trace, FI_TRACE_SETTLE, start, (long)w.settle_no, 0, 0, 0);
 }
 
-/* A phase's sequential code, on the last server to arrive, alone [paper
- * §2.2]. */
+/* The next pass's placement, then the phase's sequential code, on the last
+ * server to arrive, alone [paper §2.2]. */
 static inline __attribute__((always_inline)) int barrier_code(struct fi_server *me, int phase,
                                                               struct fi_trace_buf *trace)
 {
+    fi_phase_passed(phase, trace);
     void *arg;
     f_seq_func seq = fi_phase_seq(phase, &arg);
     if (seq == NULL)

@@ -43,6 +43,11 @@ struct fi_lib {
     void *create_arg;
     struct fi_phase *phases;  /* phase.c */
     int nphases, phases_cap;
+    /* Which filaments of the phases created now may move (F_ADAPT_*:
+     * f_set_adaptive, FILAMENTS_ADAPT), whether none may whatever the
+     * program says (FILAMENTS_ADAPT=none), and, for tests, whether the
+     * strips' ends move every pass (FILAMENTS_TEST_MOVES; phase.c, adapt.c). */
+    int adapt, adapt_off, adapt_force;
     struct fi_range_version { f_func point; f_range_func range; } *ranges;  /* row.c */
     int nranges, ranges_cap;
     /* Outside events, set between runs: the program's poll (f_set_poll) and

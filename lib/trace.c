@@ -12,7 +12,8 @@
  * numbers the main thread's calls of the servers, and writes the file: one
  * JSON object in the Chrome Trace Event Format, which Perfetto's UI and
  * chrome://tracing open as it is, a track (tid) per server and one for the
- * main thread, each span a complete event ("ph":"X") in microseconds from
+ * main thread, each span a complete event ("ph":"X"), a move of a strip's end
+ * an instant ("ph":"i"), in microseconds from
  * the trace's start.
  *
  * The file is opened by the call that starts the trace, so that a path
@@ -50,6 +51,7 @@ static const char *const stolen_kinds[] = { "fork/join", "F_ANY" };
 static const struct {
     const char *name, *category;
     struct arg_name arg[FI_TRACE_ARGS];
+    int instant;  /* written as an instant event ("ph":"i"), its end not used */
 } kinds[FI_TRACE_KINDS] = {
     [FI_TRACE_PARALLEL] = { "f_parallel", "run", { { "call" } } },
     [FI_TRACE_CREATE] = { "f_create_per_server", "create", { { "call" }, { "result" } } },
@@ -69,6 +71,13 @@ static const struct {
     [FI_TRACE_STEAL] = { "steal",
                          "steal",
                          { { "victim" }, { "filaments" }, { "kind", stolen_kinds } } },
+    [FI_TRACE_TAKE] = { "take",
+                        "steal",
+                        { { "victim" }, { "first_run" }, { "runs" }, { "filaments" } } },
+    [FI_TRACE_MOVE] = { "move",
+                        "placement",
+                        { { "phase" }, { "server" }, { "runs" }, { "share" } },
+                        1 },
     [FI_TRACE_JOIN_WAIT] = { "join wait", "join", { { "thief" }, { "steals" } } },
     [FI_TRACE_POLL] = { "poll", "poll", { { "polls" }, { "rtc_filaments" } } },
     [FI_TRACE_YIELD] = { "yield", "idle", { { NULL } } },
@@ -175,12 +184,14 @@ static int by_start(const void *a, const void *b)
 static void put_event(FILE *f, int pid, int tid, const struct fi_trace_event *e)
 {
     struct micros ts = micros((long)(e->start_ns - fi_trace.origin_ns));
-    struct micros dur = micros((long)(e->end_ns - e->start_ns));
-    fprintf(f,
-            ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%d,\"tid\":%d,"
-            "\"ts\":" MICROS_FORMAT ",\"dur\":" MICROS_FORMAT ",\"args\":{",
-            kinds[e->kind].name, kinds[e->kind].category, pid, tid, MICROS_ARGS(ts),
-            MICROS_ARGS(dur));
+    fprintf(f, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"pid\":%d,\"tid\":%d,\"ts\":" MICROS_FORMAT,
+            kinds[e->kind].name, kinds[e->kind].category, pid, tid, MICROS_ARGS(ts));
+    if (kinds[e->kind].instant) {
+        fputs(",\"ph\":\"i\",\"s\":\"t\",\"args\":{", f);
+    } else {
+        struct micros dur = micros((long)(e->end_ns - e->start_ns));
+        fprintf(f, ",\"ph\":\"X\",\"dur\":" MICROS_FORMAT ",\"args\":{", MICROS_ARGS(dur));
+    }
     for (int k = 0; k < FI_TRACE_ARGS && kinds[e->kind].arg[k].name != NULL; ++k) {
         const struct arg_name *a = &kinds[e->kind].arg[k];
         if (a->words != NULL)

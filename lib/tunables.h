@@ -113,6 +113,24 @@ _Static_assert(FI_PRUNE_DEPTH >= 1 && FI_PRUNE_SLOW_NS >= FI_PRUNE_QUICK_NS && F
 #define FI_TRACE_EVENTS_MAX (1L << 24)
 _Static_assert(FI_TRACE_EVENTS >= 1 && FI_TRACE_EVENTS <= FI_TRACE_EVENTS_MAX, "FI_TRACE_EVENTS");
 
+/* Adaptive placement of iterative filaments (adapt.c).  An owner claims
+ * its strip's runs about FI_ADAPT_CLAIM_NS of work at a time, so that a
+ * server taken off its core holds back little of a pass; the strips' ends
+ * follow the filaments each server ran, smoothed over passes (each pass
+ * moves the estimate 1/FI_ADAPT_SMOOTHING of the way), and move only when
+ * the change exceeds 1/FI_ADAPT_HYSTERESIS of a server's even share. */
+#ifndef FI_ADAPT_CLAIM_NS
+#define FI_ADAPT_CLAIM_NS 20000UL
+#endif
+#ifndef FI_ADAPT_SMOOTHING
+#define FI_ADAPT_SMOOTHING 4
+#endif
+#ifndef FI_ADAPT_HYSTERESIS
+#define FI_ADAPT_HYSTERESIS 16
+#endif
+_Static_assert(FI_ADAPT_CLAIM_NS >= 1 && FI_ADAPT_SMOOTHING >= 1 && FI_ADAPT_HYSTERESIS >= 1,
+               "FI_ADAPT_CLAIM_NS, FI_ADAPT_SMOOTHING, FI_ADAPT_HYSTERESIS");
+
 /* The most servers f_initialize accepts. */
 #ifndef FI_MAX_SERVERS
 #define FI_MAX_SERVERS 1024

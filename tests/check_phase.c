@@ -1038,6 +1038,7 @@ START_TEST(test_phase_any_iterative)
     int n = t_start_loop(_i);
     struct count_job c = { .k = 6 };
     struct t_record *r = t_record_new(1000);
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_NONE), F_OK);
     ck_assert_int_ge(f_new_barrier(count_seq, &c), 0);
     for (long k = 0; k < 500; ++k)  /* 500 separate filaments */
         ck_assert_int_eq(f_iterative_thread(F_ANY, t_record_fn, k, k % 2, r), F_OK);
@@ -1047,7 +1048,8 @@ START_TEST(test_phase_any_iterative)
     T_ASSERT_NO_FAILURES();
     ck_assert_int_eq(c.calls, 6);
     t_record_assert_runs(r, 6);
-    /* The library spreads them: every server got some of the 500. */
+    /* The library spreads them as it creates them: every server got some of
+     * the 500 (and keeps them: nothing may move). */
     int got[8] = { 0 };
     for (long k = 0; k < 500; ++k)
         got[r->server[k]]++;
@@ -1172,6 +1174,166 @@ START_TEST(test_phase_stress_small_jobs)
 }
 END_TEST
 
+/* ------------------------------------------------- adaptive placement */
+
+/*
+ * A grid of counters, one per filament: each pass adds one to its own, and
+ * the barrier code checks that every counter is the number of passes so
+ * far, so that a filament that ran twice in a pass, or not at all,
+ * wherever it moved, is seen in that pass.  The filaments also note where
+ * they ran.
+ */
+struct adapt_job {
+    long rows, cols, passes, done;
+    long *count;
+    int *server;     /* where each filament ran in the last pass */
+    int nservers;
+    int slow;        /* server 0 runs its filaments slowly: the others take from it */
+    int pinned;      /* each must run on its row's server */
+    int moved;       /* a filament ran away from its row's server */
+};
+
+static int adapt_owner(const struct adapt_job *a, long i)
+{
+    return (int)(i * a->nservers / a->rows);
+}
+
+static void adapt_point(long i, long j, void *arg)
+{
+    struct adapt_job *a = arg;
+    int me = f_my_server();
+    if (a->slow && me == 0)
+        for (volatile int k = 0; k < 300; ++k)
+            ;
+    a->count[i * a->cols + j]++;
+    a->server[i * a->cols + j] = me;
+}
+
+static int adapt_seq(void *arg)
+{
+    struct adapt_job *a = arg;
+    ++a->done;
+    for (long k = 0; k < a->rows * a->cols; ++k) {
+        T_EXPECT(a->count[k] == a->done);
+        int owner = adapt_owner(a, k / a->cols);
+        T_EXPECT(!a->pinned || a->server[k] == owner);
+        a->moved |= a->server[k] != owner;
+    }
+    return a->done == a->passes ? F_DONE : F_NOTDONE;
+}
+
+/* One run of the grid's phase, created with f_set_adaptive(mode), by rows
+ * on their servers (by_name) or point by point with F_ANY; return whether
+ * a filament moved. */
+static int adapt_run(int n, int mode, int by_name, int slow, int pinned)
+{
+    struct adapt_job a = { .rows = 24, .cols = 33, .passes = 40, .nservers = n, .slow = slow,
+                           .pinned = pinned };
+    a.count = calloc((size_t)(a.rows * a.cols), sizeof *a.count);
+    a.server = calloc((size_t)(a.rows * a.cols), sizeof *a.server);
+    ck_assert(a.count != NULL && a.server != NULL);
+    ck_assert_int_eq(f_set_adaptive(mode), F_OK);
+    ck_assert_int_eq(f_get_adaptive(), mode);
+    ck_assert_int_ge(f_new_barrier(adapt_seq, &a), 0);
+    for (long i = 0; i < a.rows; ++i) {
+        if (by_name)
+            ck_assert_int_eq(f_iterative_row(adapt_owner(&a, i), adapt_point, i, 0, a.cols, &a),
+                             F_OK);
+        else
+            for (long j = 0; j < a.cols; ++j)
+                ck_assert_int_eq(f_iterative_thread(F_ANY, adapt_point, i, j, &a), F_OK);
+    }
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_ANY), F_OK);
+    ck_assert_int_eq(f_reset_stats(), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(a.done, a.passes);
+    for (long k = 0; k < a.rows * a.cols; ++k)
+        T_REQUIRE_EQ(a.count[k], a.passes);
+    struct f_stats st;
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_eq(st.filaments_run, (unsigned long)(a.passes * a.rows * a.cols));
+    free(a.count);
+    free(a.server);
+    return a.moved;
+}
+
+/* Every filament runs exactly once a pass, wherever it moves: strips
+ * created by name with F_ADAPT_ALL, F_ANY points with the default; the
+ * ends where the passes put them, or (moving) somewhere new every pass,
+ * which must move some filament at 2 servers and more. */
+static void adapt_each_once(int loop_index, int moving)
+{
+    if (moving)
+        ck_assert_int_eq(setenv("FILAMENTS_TEST_MOVES", "1", 1), 0);
+    int n = t_start_loop(loop_index);
+    for (int slow = 0; slow < 2; ++slow) {
+        int moved = adapt_run(n, F_ADAPT_ALL, 1, slow, 0);
+        ck_assert(!moving || n == 1 || moved);
+        moved = adapt_run(n, F_ADAPT_ANY, 0, slow, 0);
+        ck_assert(!moving || n == 1 || moved);
+    }
+}
+
+START_TEST(test_phase_adapt_each_once)
+{
+    adapt_each_once(_i, 0);
+}
+END_TEST
+
+START_TEST(test_phase_adapt_each_once_moving)
+{
+    adapt_each_once(_i, 1);
+}
+END_TEST
+
+/* What may not move stays, even where the ends move every pass: a phase
+ * created with F_ADAPT_NONE, and one with filaments created by name under
+ * the default F_ADAPT_ANY. */
+START_TEST(test_phase_adapt_pinned)
+{
+    ck_assert_int_eq(setenv("FILAMENTS_TEST_MOVES", "1", 1), 0);
+    int n = t_start_loop(_i);
+    ck_assert_int_eq(adapt_run(n, F_ADAPT_NONE, 1, 1, 1), 0);
+    ck_assert_int_eq(adapt_run(n, F_ADAPT_ANY, 1, 1, 1), 0);
+}
+END_TEST
+
+static void adapt_set_in_filament(long i, long j, void *arg)
+{
+    T_EXPECT(f_set_adaptive(F_ADAPT_NONE) == F_ESTATE);
+    T_EXPECT(f_get_adaptive() == F_ADAPT_ALL);
+}
+
+/* f_set_adaptive: the three modes, from the main thread between runs. */
+START_TEST(test_phase_adapt_calls)
+{
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_ALL), F_ESTATE);
+    ck_assert_int_eq(f_get_adaptive(), F_ESTATE);
+    ck_assert_int_eq(setenv("FILAMENTS_ADAPT", "sometimes", 1), 0);
+    ck_assert_int_eq(f_initialize(2), F_EINVAL);
+    ck_assert_int_eq(setenv("FILAMENTS_ADAPT", "none", 1), 0);
+    t_start(2);
+    ck_assert_int_eq(f_get_adaptive(), F_ADAPT_NONE);
+    ck_assert_int_eq(f_set_adaptive(3), F_EINVAL);
+    ck_assert_int_eq(f_set_adaptive(-1), F_EINVAL);
+    ck_assert_int_eq(f_get_adaptive(), F_ADAPT_NONE);
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_ALL), F_OK);
+    ck_assert_int_eq(f_rtc_thread(1, adapt_set_in_filament, 0, 0, NULL), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    /* FILAMENTS_ADAPT=none pins every phase, whatever the program sets. */
+    ck_assert_int_eq(setenv("FILAMENTS_TEST_MOVES", "1", 1), 0);
+    f_finalize();
+    t_start(2);
+    ck_assert_int_eq(adapt_run(2, F_ADAPT_ALL, 1, 1, 1), 0);
+    f_finalize();
+    unsetenv("FILAMENTS_ADAPT");
+    t_start(2);
+    ck_assert_int_eq(f_get_adaptive(), F_ADAPT_ANY);
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("phase");
@@ -1193,6 +1355,10 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_phase_rows, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_any_iterative, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_consumed_by_run, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_adapt_each_once, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_adapt_each_once_moving, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_phase_adapt_pinned, 0, T_NCOUNTS);
+    tcase_add_test(core, test_phase_adapt_calls);
     TCase *limits = t_tcase(s, "limits");
     tcase_add_loop_test(limits, test_phase_j_limits, 0, T_NCOUNTS);
     tcase_add_loop_test(limits, test_phase_many_phases, 0, T_NCOUNTS);

@@ -203,7 +203,8 @@ static struct t_trace read_trace(const char *path, int nservers)
             e->dur = real_after(line, "dur");
         } else if (e->ph == 'i') {
             e->ts = real_after(line, "ts");
-            t.dropped_instants += arg(e, "dropped");
+            if (strcmp(e->name, "dropped spans") == 0)
+                t.dropped_instants += arg(e, "dropped");
         } else if (e->ph == 'M' && strcmp(e->name, "thread_name") == 0) {
             char want[32];
             if (e->tid == 0)

@@ -49,6 +49,8 @@ static void teardown(void)
     unsetenv("FILAMENTS_TRACE_EVENTS");
     unsetenv("FILAMENTS_TEST_CHUNK");
     unsetenv("FILAMENTS_TEST_FANIN");
+    unsetenv("FILAMENTS_ADAPT");
+    unsetenv("FILAMENTS_TEST_MOVES");
 }
 
 static void setup(void)

@@ -57,6 +57,7 @@ void gauss_fil(void *problem, int servers)
     int rc;
     g->k = 0;
     app_check_f(f_initialize(servers), "f_initialize");
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");  /* a column needs no server */
     app_check_f(f_new_barrier(NULL, NULL), "f_new_barrier");
     for (long j = 0; j < n; ++j)
         if ((rc = f_iterative_thread((int)(j % servers), pivot, j, 0, g)) < 0)

@@ -90,6 +90,9 @@ static void run(struct jacobi *g, int servers, int range, int per_server)
         app_fail("f_new_reduction: out of memory");
     if (range)
         app_check_f(f_set_range_version(relax, relax_range), "f_set_range_version");
+    /* A point's filament may run on any server: the largest change goes
+     * through the running server's slot, and the reduction folds them all. */
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");
     int rc = f_new_barrier(swap_and_test, &f);
     app_check_f(rc, "f_new_barrier");
     if (per_server) {

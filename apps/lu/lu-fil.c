@@ -14,8 +14,9 @@
  * not by strips: the rows above step k have no work left but their swap,
  * so with strips the first servers would run out of work as the
  * factorization proceeds; dealt cyclically, every server keeps its share
- * of the remaining rows to the end.  A row stays on its server for the
- * whole run.
+ * of the remaining rows to the end.  Where a server is slower than the
+ * others (a shared core), the library moves rows from it
+ * (f_set_adaptive(F_ADAPT_ALL)).
  */
 #include <filaments.h>
 
@@ -44,6 +45,7 @@ void lu_fil(void *problem, int servers)
     if (f->n < 2)
         return;  /* nothing to eliminate */
     app_check_f(f_initialize(servers), "f_initialize");
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");  /* a row needs no server */
     app_check_f(f_new_barrier(next_step, f), "f_new_barrier");
     for (long i = 0; i < f->n; ++i) {
         int rc = f_iterative_thread((int)(i % servers), row, i, 0, f);

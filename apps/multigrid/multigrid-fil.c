@@ -226,6 +226,9 @@ void multigrid_fil(void *problem, int servers)
     app_check_f(f_set_range_version(interp_even, interp_even_range), "f_set_range_version");
     app_check_f(f_set_range_version(interp_odd, interp_odd_range), "f_set_range_version");
 
+    /* A point's filament may run on any server: the corrections fold into
+     * the running server's block, and end_cycle combines them all. */
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");
     for (int s = 0; s < g->nsteps; ++s) {
         int rc = f_new_barrier(s == g->nsteps - 1 ? end_cycle : NULL, &f);
         app_check_f(rc, "f_new_barrier");

@@ -126,6 +126,9 @@ void sor_fil(void *problem, int servers)
         app_fail("f_new_continuation: out of memory");
     app_check_f(f_set_range_version(red, red_range), "f_set_range_version");
     app_check_f(f_set_range_version(black, black_range), "f_set_range_version");
+    /* A point's filament may run on any server: it folds its change into
+     * the running server's block, and the barrier code combines them all. */
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");
     app_check_f(f_new_barrier(NULL, NULL), "f_new_barrier");
     create_phase(&f, SOR_RED, red);
     app_check_f(f_new_barrier(combine_and_test, &f), "f_new_barrier");
