@@ -144,7 +144,7 @@ static void phases_free(void)
     }
     fi_free(fi_lib.phases);
     fi_lib.phases = NULL;
-    fi_lib.nphases = fi_lib.phases_cap = 0;
+    fi_lib.nphases = fi_lib.phases_cap = fi_lib.phases_placed = 0;
 }
 
 int f_new_barrier(f_seq_func seq, void *arg)
@@ -406,7 +406,7 @@ void fi_phase_pass_shape(const struct fi_server *me, int phase, int *backward,
     *filaments = rs->pass_filaments;
 }
 
-void fi_phase_passed(int phase, struct fi_trace_buf *trace)
+void fi_phase_place_next(int phase, struct fi_trace_buf *trace)
 {
     struct fi_adapt *placed = fi_lib.phases[phase].placed;
     if (placed != NULL)
@@ -455,6 +455,7 @@ static struct fi_adapt *place(const struct fi_phase *ph)
 static void begin_run(void)
 {
     int named = fi_range_versions_named();
+    fi_lib.phases_placed = 0;
     for (int p = 0; p < fi_lib.nphases; ++p) {
         struct fi_phase *ph = &fi_lib.phases[p];
         for (int s = 0; s < fi_lib.nservers; ++s) {
@@ -463,6 +464,7 @@ static void begin_run(void)
             rs->points_only = !named && rs->pass_filaments == rs->n;
         }
         ph->placed = place(ph);
+        fi_lib.phases_placed += ph->placed != NULL;
     }
 }
 

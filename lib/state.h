@@ -48,6 +48,7 @@ struct fi_lib {
      * program says (FILAMENTS_ADAPT=none), and, for tests, whether the
      * strips' ends move every pass (FILAMENTS_TEST_MOVES; phase.c, adapt.c). */
     int adapt, adapt_off, adapt_force;
+    int phases_placed;  /* the run's phases whose filaments may move (phase.c) */
     struct fi_range_version { f_func point; f_range_func range; } *ranges;  /* row.c */
     int nranges, ranges_cap;
     /* Outside events, set between runs: the program's poll (f_set_poll) and
