@@ -300,19 +300,14 @@ void fi_adapt_ready(struct fi_adapt *a)
 {
     struct fi_range_cache cache = { NULL, NULL };
     a->before[0] = 0;
-    a->points_only = !fi_range_versions_named();
     a->ranged = 0;
     for (size_t k = 0; k < a->n; ++k) {
         const struct fi_row *r = &a->run[k];
-        unsigned long length = (unsigned long)r->j_last - (unsigned long)r->j_first + 1;
-        a->before[k + 1] = a->before[k] + length;
-        a->points_only &= length == 1;
-        if (r->fn != cache.fn) {
-            cache.fn = r->fn;
-            cache.range = fi_range_of(r->fn);
-        }
-        a->ranged |= cache.range != NULL && r->j_last != LONG_MAX;
+        a->before[k + 1] = a->before[k] + fi_row_points(r);
+        a->ranged |= fi_range_cached(&cache, r->fn) != NULL && r->j_last != LONG_MAX;
     }
+    /* As phase.c's begin_run decides it for a server's runs. */
+    a->points_only = !fi_range_versions_named() && a->before[a->n] == a->n;
     for (int s = 0; s < a->nservers; ++s) {
         a->share[s] = (double)filaments(a, (struct span){ a->bound[s], a->bound[s + 1] });
         /* The pass before the first: every word stands for its strip. */

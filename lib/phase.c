@@ -73,15 +73,10 @@ struct fi_phase {
 F_API struct f_run_ **f_iter_last_;
 F_API unsigned f_iter_open_;
 
-static unsigned long length(const struct fi_row *r)
-{
-    return (unsigned long)r->j_last - (unsigned long)r->j_first + 1;
-}
-
 /* Filaments of the phase on one server. */
 static unsigned long filaments(const struct fi_runs *rs)
 {
-    return rs->closed + (rs->n > 0 ? length(&rs->run[rs->n - 1]) : 0);
+    return rs->closed + (rs->n > 0 ? fi_row_points(&rs->run[rs->n - 1]) : 0);
 }
 
 static int cursors_alloc(const struct fi_env *env)
@@ -226,7 +221,7 @@ static struct fi_row *append(struct fi_runs *rs, f_func fn, long i, long j_first
     if (fi_grow((void **)&rs->run, &rs->cap, rs->n, sizeof *rs->run) < 0)
         return NULL;
     if (rs->n > 0)
-        rs->closed += length(&rs->run[rs->n - 1]);
+        rs->closed += fi_row_points(&rs->run[rs->n - 1]);
     rs->run[rs->n++] = (struct fi_row){ fn, arg, i, j_first, j_last };
     return &rs->run[rs->n - 1];
 }

@@ -41,11 +41,28 @@ static inline int fi_range_versions_named(void)
     return fi_lib.nranges > 0;
 }
 
+/* The points of row r (1 at least; unsigned, so that a row may span the
+ * whole range of long). */
+static inline unsigned long fi_row_points(const struct fi_row *r)
+{
+    return (unsigned long)r->j_last - (unsigned long)r->j_first + 1;
+}
+
 /* The last fn looked up and its range version, across the rows of a pass. */
 struct fi_range_cache {
     f_func fn;
     f_range_func range;
 };
+
+/* fn's range version, NULL if none, through the cache. */
+static inline f_range_func fi_range_cached(struct fi_range_cache *c, f_func fn)
+{
+    if (fn != c->fn) {
+        c->fn = fn;
+        c->range = fi_range_of(fn);
+    }
+    return c->range;
+}
 
 /*
  * Call fn for the points of a row one by one, in the pass's order: j
@@ -78,11 +95,7 @@ static inline void fi_walk_points(f_func fn, long i, unsigned long j, unsigned l
  * j up whatever the pass's direction). */
 static inline int fi_row_run(const struct fi_row *r, struct fi_range_cache *c, int backward)
 {
-    if (r->fn != c->fn) {
-        c->fn = r->fn;
-        c->range = fi_range_of(r->fn);
-    }
-    if (c->range != NULL && r->j_last != LONG_MAX) {
+    if (fi_range_cached(c, r->fn) != NULL && r->j_last != LONG_MAX) {
         c->range(r->i, r->j_first, r->j_last + 1, r->arg);
         return 1;
     }
