@@ -107,21 +107,13 @@ static size_t owners_part(const struct fi_adapt *a, struct span l, int high)
     return l.hi - (first_above(b, l.lo, l.hi, b[l.hi] - a->grain) - 1);
 }
 
-/* A taker's: half of what is left, rounded up. */
-static size_t takers_part(const struct fi_adapt *a, struct span l, int high)
-{
-    (void)a;
-    (void)high;
-    return (l.hi - l.lo + 1) / 2;
-}
-
 /*
  * Claim runs of server s's strip in this pass, from its low end or (high)
- * its high end, as many as part() says; return them, none if none is
- * left.  The CAS decides between the owner and the takers.
+ * its high end: the owner's part, or a taker's, half of what is left,
+ * rounded up; return them, none if none is left.  The CAS decides between
+ * the owner and the takers.
  */
-static struct span claim(struct fi_adapt *a, int s, int high,
-                         size_t (*part)(const struct fi_adapt *, struct span, int))
+static struct span claim(struct fi_adapt *a, int s, int high, int owner)
 {
     volatile AO_t *word = &a->claim[s].word;
     for (;;) {
@@ -133,7 +125,7 @@ static struct span claim(struct fi_adapt *a, int s, int high,
                 AO_compare_and_swap(word, w, pack(a->passes, l.lo, l.hi));
             return (struct span){ 0, 0 };
         }
-        size_t k = part(a, l, high);
+        size_t k = owner ? owners_part(a, l, high) : (l.hi - l.lo + 1) / 2;
         struct span rest = high ? (struct span){ l.lo, l.hi - k } : (struct span){ l.lo + k, l.hi };
         if (AO_compare_and_swap(word, w, pack(a->passes, rest.lo, rest.hi)))
             return high ? (struct span){ rest.hi, l.hi } : (struct span){ l.lo, rest.lo };
@@ -187,14 +179,14 @@ unsigned long fi_adapt_pass(struct fi_adapt *a, int me, struct fi_trace_buf *tra
     unsigned long start = fi_clock_ns(), ran = 0;
     int backward = backward_pass(a);
     for (;;) {
-        struct span c = claim(a, me, backward, owners_part);
+        struct span c = claim(a, me, backward, 1);
         if (c.lo == c.hi)
             break;
         ran += run(a, c, backward);
     }
     for (int s; (s = fullest(a, me)) >= 0;) {
         unsigned long taken_at = fi_trace_now(trace);
-        struct span c = claim(a, s, !backward, takers_part);
+        struct span c = claim(a, s, !backward, 0);
         if (c.lo == c.hi)
             continue;
         unsigned long f = run(a, c, backward);
