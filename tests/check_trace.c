@@ -15,6 +15,7 @@
  * the call that opens it (F_EIO), and the library goes on without a trace.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -401,7 +402,11 @@ START_TEST(test_trace_passes)
 }
 END_TEST
 
-/* A root that forks until another server has run one of its children. */
+/* A root that forks until another server has run one of its children.
+ * It yields after each fork: under valgrind, which runs one thread at a
+ * time, the thief otherwise got the processor only when the root's time
+ * slice ended, by then mostly in a join that had taken back what its forks
+ * had published, and one run in CI went on forking for good. */
 struct steal_job {
     atomic_int root_server, stolen;
 };
@@ -420,6 +425,7 @@ static void steal_root(long i, long j, void *arg)
     atomic_store(&s->root_server, f_my_server());
     for (long k = 0; !atomic_load(&s->stolen) && k < 100000000; ++k) {
         T_EXPECT(f_fork(steal_child, k, 0, s) == F_OK);
+        sched_yield();
         t_work(200);
         if (k % 64 == 63)
             T_EXPECT(f_join() == F_OK);
