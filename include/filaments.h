@@ -90,7 +90,8 @@ F_API int f_iterative_row(int server, f_func fn, long i, long j_begin, long j_en
 F_API int f_iterative_vthread(int server, f_vfunc fn, const char *format, ...);
 /* Which filaments of the phases created next may move between servers,
  * within a pass and between passes, where some server is slower: none,
- * those of phases created all with F_ANY (the default), or all. */
+ * those of phases created all with F_ANY (the default), or all; with all
+ * at f_parallel, the run's RTC filaments given a server may move too. */
 enum { F_ADAPT_NONE = 0, F_ADAPT_ANY = 1, F_ADAPT_ALL = 2 };
 F_API int f_set_adaptive(int mode);
 F_API int f_get_adaptive(void);

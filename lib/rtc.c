@@ -11,7 +11,12 @@
  *    (scheduler.c), which the push makes sure will come: the receiver may
  *    have arrived at the barrier already.
  * F_ANY filaments sit in a shared queue: the owner claims them in batches,
- * an idle server claims up to half of what is left, oldest first.
+ * an idle server claims up to half of what is left, oldest first.  In a
+ * run that f_parallel starts with F_ADAPT_ALL (f_set_adaptive(3)), the
+ * pinned queues are taken so too, packed rows and all: a server taken off
+ * its core, or slower, leaves the rest of its filaments to the others, as
+ * an adaptive phase's strip does (adapt.c).  Otherwise the owner runs its
+ * pinned queue without a CAS.
  */
 #include <stdint.h>
 
@@ -236,7 +241,7 @@ void fi_rtc_creator_undo(struct fi_server *s, fi_discard_fn discard)
     fi_pack_from(s, s->mark_pinned.chunk, s->mark_pinned.tail);
 }
 
-/* Run claimed F_ANY descriptors. */
+/* Run claimed descriptors. */
 static void run_claimed(struct fi_server *me, struct fi_desc *d, size_t n)
 {
     for (size_t k = 0; k < n; ++k)
@@ -244,12 +249,27 @@ static void run_claimed(struct fi_server *me, struct fi_desc *d, size_t n)
     me->stats.filaments_run += n;
 }
 
+/* Run the pinned queue, claimed in batches where others may take from it;
+ * return how many descriptors ran. */
+static unsigned long run_pinned(struct fi_server *me)
+{
+    if (!fi_lib.rtc_movable) {
+        unsigned long ran = fi_queue_run_all(&me->pinned);
+        me->stats.filaments_run += ran;
+        return ran;
+    }
+    unsigned long ran = 0;
+    struct fi_desc *first;
+    for (size_t n; (n = fi_queue_claim(&me->pinned, FI_CLAIM_BATCH, &first)) > 0; ran += n)
+        run_claimed(me, first, n);
+    return ran;
+}
+
 /* Run the server's own RTC work until none is left. */
 void fi_rtc_drain(struct fi_server *me)
 {
     for (;;) {
-        unsigned long ran = fi_queue_run_all(&me->pinned);
-        me->stats.filaments_run += ran;
+        unsigned long ran = run_pinned(me);
         struct fi_desc *first;
         size_t n = fi_queue_claim(&me->any, FI_CLAIM_BATCH, &first);
         if (n > 0) {
@@ -266,15 +286,39 @@ int fi_rtc_visible(const struct fi_server *me)
 {
     if (AO_load(&me->inbox.count) != 0)
         return 1;
-    if (AO_load(&fi_lib.any_used) == 0)
+    int movable = fi_lib.rtc_movable;
+    if (AO_load(&fi_lib.any_used) == 0 && !movable)
         return 0;
-    for (int k = 0; k < fi_lib.nservers; ++k)
-        if (fi_queue_nonempty(&fi_lib.servers[k].any))
+    for (int k = 0; k < fi_lib.nservers; ++k) {
+        const struct fi_server *s = &fi_lib.servers[k];
+        if (fi_queue_nonempty(&s->any) || (movable && s != me && fi_queue_nonempty(&s->pinned)))
             return 1;
+    }
     return 0;
 }
 
-/* Idle and active again: take from the inbox, or steal F_ANY filaments. */
+/* Claim up to half of what is left of the victim's queue q and run it:
+ * 1 if it ran any. */
+static int claim_half(struct fi_server *me, struct fi_server *victim, struct fi_queue *q)
+{
+    size_t avail = fi_queue_length(q);
+    if (avail == 0)
+        return 0;
+    me->stats.steal_attempts++;
+    struct fi_desc *first;
+    size_t got = fi_queue_claim(q, avail > 1 ? avail / 2 : 1, &first);
+    if (got == 0)
+        return 0;
+    fi_count_at_work(me);
+    me->stats.steals += got;
+    unsigned long start = fi_trace_now(me->trace);
+    run_claimed(me, first, got);
+    fi_trace_span(me->trace, FI_TRACE_STEAL, start, victim->index, (long)got, 1, 0);
+    return 1;
+}
+
+/* Idle and active again: take from the inbox, or steal F_ANY filaments
+ * (and pinned ones, where they may move). */
 int fi_rtc_help(struct fi_server *me)
 {
     if (take_inbox(me) > 0) {
@@ -285,20 +329,9 @@ int fi_rtc_help(struct fi_server *me)
     int start = (int)((me->steal_seed = me->steal_seed * 1103515245u + 12345u) >> 16) % n;
     for (int k = 0; k < n; ++k) {
         struct fi_server *victim = &fi_lib.servers[(start + k) % n];
-        size_t avail = fi_queue_length(&victim->any);
-        if (avail == 0)
-            continue;
-        me->stats.steal_attempts++;
-        struct fi_desc *first;
-        size_t got = fi_queue_claim(&victim->any, avail > 1 ? avail / 2 : 1, &first);
-        if (got > 0) {
-            fi_count_at_work(me);
-            me->stats.steals += got;
-            unsigned long start = fi_trace_now(me->trace);
-            run_claimed(me, first, got);
-            fi_trace_span(me->trace, FI_TRACE_STEAL, start, victim->index, (long)got, 1, 0);
+        if (claim_half(me, victim, &victim->any) ||
+            (fi_lib.rtc_movable && victim != me && claim_half(me, victim, &victim->pinned)))
             return 1;
-        }
     }
     return 0;
 }
@@ -345,6 +378,12 @@ static int queues_alloc(const struct fi_env *env)
     return F_OK;
 }
 
+/* f_parallel: may this run's pinned filaments move? */
+static void begin_run(void)
+{
+    fi_lib.rtc_movable = fi_lib.adapt == F_ADAPT_ALL && !fi_lib.adapt_off && fi_lib.nservers > 1;
+}
+
 /* The run consumed every RTC filament: the queues start again. */
 static void end_run(void)
 {
@@ -356,5 +395,5 @@ static void end_run(void)
 }
 
 const struct fi_mechanism fi_rtc_mechanism = { .alloc = queues_alloc, .ready = fi_rtc_cursors_open,
-                                               .end_run = end_run, .discard = discard_queued,
-                                               .free = queues_free };
+                                               .begin_run = begin_run, .end_run = end_run,
+                                               .discard = discard_queued, .free = queues_free };

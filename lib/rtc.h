@@ -2,7 +2,7 @@
  * rtc.h - run-to-completion filaments [paper §2.1, §4.3] (rtc.c): what the
  * scheduler, creation and vararg.c call.  Their state is in each server
  * (pinned, any, inbox, the pack cursors; server.h) and in fi_lib (any_next,
- * any_used; state.h).
+ * any_used, rtc_movable; state.h).
  */
 #ifndef FI_RTC_H
 #define FI_RTC_H

@@ -63,6 +63,9 @@ struct fi_lib {
     /* Set once an F_ANY RTC filament exists in this run: until then idle
      * servers need not look at each other's F_ANY queues (rtc.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t any_used;
+    /* Fixed for a run: its RTC filaments on named servers may move too
+     * (F_ADAPT_ALL at f_parallel, 2 servers or more; rtc.c). */
+    int rtc_movable;
     /* The run: main -> servers.  `job` is what each server does with it
      * (a run, or per-server creation), published with run_gen (server.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t run_gen;

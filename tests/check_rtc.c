@@ -3,8 +3,9 @@
  * Placement on a given server, F_ANY (each runs once; idle servers steal),
  * filaments that create filaments while the run goes on (on their own
  * server, on another one through its inbox, F_ANY), long chains across the
- * servers, arguments passed exactly, the statistics of a run, and rows
- * (which the library packs) run as created.
+ * servers, arguments passed exactly, the statistics of a run, rows
+ * (which the library packs) run as created, and filaments placed by name
+ * that move under F_ADAPT_ALL.
  */
 #define _POSIX_C_SOURCE 200809L  /* setenv */
 #include <limits.h>
@@ -173,6 +174,143 @@ START_TEST(test_rtc_any_idle_servers_steal)
         }
         t_record_free(sj.r);
     }
+}
+END_TEST
+
+/*
+ * With F_ADAPT_ALL at f_parallel, filaments created by name move too: all
+ * on server 0, in rows (which the library packs, in small chunks here) and
+ * single points, and those that run on server 0 wait until one has run
+ * elsewhere, so the idle servers must take some.  Each runs exactly once.
+ * Under the default F_ADAPT_ANY, and with FILAMENTS_ADAPT=none whatever
+ * the program sets, they all run on server 0.
+ */
+enum { MOVE_ROWS = 40, MOVE_ROW = 50 };
+
+struct move_job {
+    struct t_record *points, *rows; /* single points by i; rows by i * MOVE_ROW + j */
+    int must_move;
+    atomic_int elsewhere;
+    atomic_int gave_up;
+};
+
+static void move_ran(struct move_job *mj)
+{
+    if (f_my_server() != 0)
+        atomic_store(&mj->elsewhere, 1);
+    else if (mj->must_move && !t_wait_flag(&mj->elsewhere))
+        atomic_store(&mj->gave_up, 1);
+}
+
+static void move_point(long i, long j, void *arg)
+{
+    struct move_job *mj = arg;
+    t_record_hit(mj->points, i);
+    move_ran(mj);
+}
+
+static void move_row_point(long i, long j, void *arg)
+{
+    struct move_job *mj = arg;
+    t_record_hit(mj->rows, i * MOVE_ROW + j);
+    move_ran(mj);
+}
+
+/* One run of the job with f_set_adaptive(mode): how many filaments ran
+ * away from server 0. */
+static long move_run(int n, int mode, int must_move)
+{
+    struct move_job mj = { .points = t_record_new(MOVE_ROWS),
+                           .rows = t_record_new(MOVE_ROWS * MOVE_ROW),
+                           .must_move = must_move && n > 1 };
+    atomic_init(&mj.elsewhere, 0);
+    atomic_init(&mj.gave_up, 0);
+    ck_assert_int_eq(f_set_adaptive(mode), F_OK);
+    for (long i = 0; i < MOVE_ROWS; ++i) {
+        T_REQUIRE_EQ(f_rtc_thread(0, move_point, i, 0, &mj), F_OK);
+        for (long j = 0; j < MOVE_ROW; ++j)
+            T_REQUIRE_EQ(f_rtc_thread(0, move_row_point, i, j, &mj), F_OK);
+    }
+    ck_assert_int_eq(f_parallel(), F_OK);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_eq(t_ldi(&mj.gave_up), 0);
+    long away = 0;
+    struct t_record *records[] = { mj.points, mj.rows };
+    for (int r = 0; r < 2; ++r) {
+        t_record_assert_runs(records[r], 1);
+        for (long k = 0; k < records[r]->n; ++k)
+            away += records[r]->server[k] != 0;
+        t_record_free(records[r]);
+    }
+    return away;
+}
+
+START_TEST(test_rtc_adapt_all_moves_named)
+{
+    ck_assert_int_eq(setenv("FILAMENTS_TEST_CHUNK", "4,64", 1), 0);
+    int n = t_start_loop(_i);
+    long away = move_run(n, F_ADAPT_ALL, 1);
+    ck_assert(n == 1 ? away == 0 : away > 0);
+    ck_assert_int_eq(move_run(n, F_ADAPT_ANY, 0), 0);
+    f_finalize();
+    ck_assert_int_eq(setenv("FILAMENTS_ADAPT", "none", 1), 0);
+    t_start(n);
+    ck_assert_int_eq(move_run(n, F_ADAPT_ALL, 0), 0);
+    unsetenv("FILAMENTS_ADAPT");
+    unsetenv("FILAMENTS_TEST_CHUNK");
+}
+END_TEST
+
+/*
+ * The same under load, many times: every server's pinned queue, in chunks
+ * of 1 to 8 descriptors, holds rows and single points, claimed by its
+ * owner and by the others, and each filament creates one more on the
+ * server that runs it, pushed while the others claim from that queue.
+ * Each of both runs exactly once, in every round.
+ */
+enum { STRESS_PER_SERVER = 40 };
+
+struct move_stress {
+    struct t_record *made, *children;
+};
+
+static void stress_child(long k, long j, void *arg)
+{
+    t_record_hit(((struct move_stress *)arg)->children, k);
+}
+
+static void stress_made(long i, long j, void *arg)
+{
+    struct move_stress *ms = arg;
+    long k = i + j;
+    t_record_hit(ms->made, k);
+    T_EXPECT(f_rtc_thread(f_my_server(), stress_child, k, 0, ms) == F_OK);
+}
+
+START_TEST(test_rtc_adapt_all_stress)
+{
+    ck_assert_int_eq(setenv("FILAMENTS_TEST_CHUNK", "1,8", 1), 0);
+    int n = t_start_loop(_i);
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_ALL), F_OK);
+    for (long round = t_scaled(1000); round > 0; --round) {
+        long total = (long)n * STRESS_PER_SERVER;
+        struct move_stress ms = { t_record_new(total), t_record_new(total) };
+        /* Filament k = i + j: rows of 4 (same i, consecutive j) and single
+         * points (j = 0 alone), in turn. */
+        for (long k = 0; k < total; k += 5) {
+            int server = (int)(k / STRESS_PER_SERVER);
+            T_REQUIRE_EQ(f_rtc_thread(server, stress_made, k, 0, &ms), F_OK);
+            for (long j = 0; j < 4 && k + 1 + j < total; ++j)
+                T_REQUIRE_EQ(f_rtc_thread(server, stress_made, k + 1, j, &ms), F_OK);
+        }
+        ck_assert_int_eq(f_parallel(), F_OK);
+        T_ASSERT_NO_FAILURES();
+        t_record_assert_runs(ms.made, 1);
+        t_record_assert_runs(ms.children, 1);
+        t_record_free(ms.made);
+        t_record_free(ms.children);
+    }
+    unsetenv("FILAMENTS_TEST_CHUNK");
 }
 END_TEST
 
@@ -727,6 +865,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_rtc_arguments, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_rtc_any_once, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_rtc_any_idle_servers_steal, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_rtc_adapt_all_moves_named, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_rtc_create_during_run, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_rtc_stats, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_rtc_rows_order, 0, T_NCOUNTS);
@@ -740,5 +879,6 @@ Suite *make_suite(void)
     tcase_add_loop_test(stress, test_rtc_concurrent_chains, 0, T_NCOUNTS);
     tcase_add_loop_test(stress, test_rtc_all_to_all, 0, T_NCOUNTS);
     tcase_add_loop_test(stress, test_rtc_any_burst_from_filament, 0, T_NCOUNTS);
+    tcase_add_loop_test(stress, test_rtc_adapt_all_stress, 0, T_NCOUNTS);
     return s;
 }
