@@ -9,6 +9,11 @@
  * --impl=fil-main creates them all from the main thread, as the paper's
  * program does, while the servers wait: 10^6 filaments for n = 1000, a
  * serial start that grows with the core count.
+ *
+ * The strips are where the work starts, not where it must end: with
+ * F_ADAPT_ALL (f_set_adaptive(3)) a server that has run its own strip
+ * takes the rest of a slower server's, so that one core shared with
+ * another program does not hold up the run.
  */
 #include <filaments.h>
 
@@ -47,6 +52,7 @@ void matmul_fil_rows(struct matmul *m, int servers, long first, long end)
 {
     struct rows r = { m, first, end };
     app_check_f(f_initialize(servers), "f_initialize");
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");
     app_check_f(f_create_per_server(create_strip, &r), "f_create_per_server");
     app_check_f(f_parallel(), "f_parallel");
     f_finalize();
@@ -63,6 +69,7 @@ void matmul_fil_main(void *problem, int servers)
 {
     struct matmul *m = problem;
     app_check_f(f_initialize(servers), "f_initialize");
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");
     for (long i = 0; i < m->n; ++i) {
         int server = (int)app_strip_of(i, m->n, servers);
         for (long j = 0; j < m->n; ++j) {
