@@ -241,11 +241,10 @@ void fi_rtc_creator_undo(struct fi_server *s, fi_discard_fn discard)
     fi_pack_from(s, s->mark_pinned.chunk, s->mark_pinned.tail);
 }
 
-/* Run claimed descriptors. */
+/* Run claimed descriptors, as a private queue's are run. */
 static void run_claimed(struct fi_server *me, struct fi_desc *d, size_t n)
 {
-    for (size_t k = 0; k < n; ++k)
-        run_desc(&d[k]);
+    fi_run_descs(d, d + n);
     me->stats.filaments_run += n;
 }
 
