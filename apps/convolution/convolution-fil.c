@@ -9,7 +9,10 @@
  * rand() % nservers is app_rand() from a fixed seed here, so that every
  * run, on every machine, places the points alike (--impl=fil).
  * --impl=fil-any creates them with F_ANY instead: the library places them
- * and idle servers take them from busy ones.
+ * and idle servers take them from busy ones.  Both set F_ADAPT_ALL
+ * (f_set_adaptive(3)), so that in fil too a server that has run its own
+ * points takes the rest of a slower server's: where placement is random,
+ * no point needs its server.
  */
 #include <filaments.h>
 
@@ -27,6 +30,7 @@ static void run(struct convolution *v, int servers, int any)
 {
     uint64_t seed = PLACEMENT_SEED;
     app_check_f(f_initialize(servers), "f_initialize");
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");
     for (long i = 0; i < v->m; ++i) {
         int server = any ? F_ANY : (int)(app_rand(&seed) % (uint64_t)servers);
         int rc = f_rtc_thread(server, point, i, 0, v);

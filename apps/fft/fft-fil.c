@@ -8,7 +8,9 @@
  *
  * A column filament uses its server's scratch vector: a run-to-completion
  * filament is never interrupted on its server, so one vector per server
- * suffices.
+ * suffices, and it is the vector of the server that runs it, so the
+ * filaments may move: with F_ADAPT_ALL (f_set_adaptive(3)) a server that
+ * has run its own strip takes the rest of a slower server's.
  */
 #include <filaments.h>
 
@@ -47,6 +49,7 @@ void fft_fil(void *problem, int servers)
     struct fil fl = { problem, NULL };
     fl.scratch = app_alloc((size_t)servers * (size_t)fl.f->n, sizeof *fl.scratch);
     app_check_f(f_initialize(servers), "f_initialize");
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");
     create_all(&fl, servers, row);
     app_check_f(f_parallel(), "f_parallel");
     create_all(&fl, servers, column);

@@ -15,7 +15,9 @@
  * creates the same shares with F_ANY: idle servers take from busy ones.
  * --impl=fil-main is the paper's program: the main thread draws
  * app_rand() % nservers from a fixed seed, so every run, on every machine,
- * places the pixels alike.
+ * places the pixels alike.  All three set F_ADAPT_ALL (f_set_adaptive(3)):
+ * no pixel needs its server, so a server that has run its own takes the
+ * rest of a slower server's.
  */
 #include <filaments.h>
 
@@ -89,6 +91,7 @@ static void run(struct mandelbrot *m, int servers, int any)
 {
     struct share sh = { m, any };
     app_check_f(f_initialize(servers), "f_initialize");
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");
     app_check_f(f_create_per_server(create_share, &sh), "f_create_per_server");
     app_check_f(f_parallel(), "f_parallel");
     f_finalize();
@@ -109,6 +112,7 @@ void mandel_fil_main(void *problem, int servers)
     struct mandelbrot *m = problem;
     uint64_t seed = PLACEMENT_SEED;
     app_check_f(f_initialize(servers), "f_initialize");
+    app_check_f(f_set_adaptive(F_ADAPT_ALL), "f_set_adaptive");
     for (long i = 0; i < m->n; ++i) {
         for (long j = 0; j < m->n; ++j) {
             int server = (int)(app_rand(&seed) % (uint64_t)servers);
