@@ -38,6 +38,16 @@ static void run_rest(long unused, long j_last, void *first)
     fi_self->stats.filaments_run += (unsigned long)j_last - (unsigned long)a->j - 1;
 }
 
+unsigned long fi_pack_filaments(const struct fi_desc *d, size_t n)
+{
+    unsigned long filaments = 0;
+    for (size_t k = 0; k < n; ++k)
+        filaments += d[k].fn == run_rest
+                         ? (unsigned long)d[k].j - (unsigned long)((struct fi_desc *)d[k].arg)->j
+                         : 1;
+    return filaments;
+}
+
 /* Is b the point after a in a row: same fn, i and arg, and j one more
  * (not across LONG_MAX: b->j > a->j)? */
 static inline int next_in_row(const struct fi_desc *a, const struct fi_desc *b)

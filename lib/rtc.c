@@ -309,10 +309,11 @@ static int claim_half(struct fi_server *me, struct fi_server *victim, struct fi_
     if (got == 0)
         return 0;
     fi_count_at_work(me);
-    me->stats.steals += got;
+    unsigned long filaments = fi_pack_filaments(first, got);    /* a packed row: its points */
+    me->stats.steals += filaments;
     unsigned long start = fi_trace_now(me->trace);
     run_claimed(me, first, got);
-    fi_trace_span(me->trace, FI_TRACE_STEAL, start, victim->index, (long)got, 1, 0);
+    fi_trace_span(me->trace, FI_TRACE_STEAL, start, victim->index, (long)filaments, 1, 0);
     return 1;
 }
 

@@ -226,6 +226,7 @@ static long move_run(int n, int mode, int must_move)
     atomic_init(&mj.elsewhere, 0);
     atomic_init(&mj.gave_up, 0);
     ck_assert_int_eq(f_set_adaptive(mode), F_OK);
+    ck_assert_int_eq(f_reset_stats(), F_OK);
     for (long i = 0; i < MOVE_ROWS; ++i) {
         T_REQUIRE_EQ(f_rtc_thread(0, move_point, i, 0, &mj), F_OK);
         for (long j = 0; j < MOVE_ROW; ++j)
@@ -242,6 +243,10 @@ static long move_run(int n, int mode, int must_move)
             away += records[r]->server[k] != 0;
         t_record_free(records[r]);
     }
+    /* Every filament away was taken, packed rows counted by their points. */
+    struct f_stats st;
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_eq(st.steals, (unsigned long)away);
     return away;
 }
 
