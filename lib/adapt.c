@@ -22,7 +22,9 @@
  *    (FI_ADAPT_SMOOTHING), so that in the steady state each server runs
  *    its own strip and takes nothing; an end moves only by more than a
  *    sixteenth of an even share (FI_ADAPT_HYSTERESIS), so that noise does
- *    not move it to and fro.
+ *    not move it to and fro.  A pass in which servers traded cores
+ *    (handoff.c) counts for nothing: the server that was slow is now on
+ *    the fast core.
  *
  * A claim is one word per server, changed by CAS by the owner and the
  * takers alike: the pass (its low bits) and the runs lo .. hi - 1 not yet
@@ -240,10 +242,18 @@ static unsigned long grain(const struct fi_adapt *a)
     return g >= 1 ? (unsigned long)g : 1;
 }
 
-void fi_adapt_passed(struct fi_adapt *a, int phase, int force, struct fi_trace_buf *trace)
+void fi_adapt_passed(struct fi_adapt *a, int phase, int force, int traded,
+                     struct fi_trace_buf *trace)
 {
     int n = a->nservers;
     a->grain = grain(a);
+    if (traded && !force) {
+        /* A server taken off its core went on on another (handoff.c): no
+         * server is slower than the others for long, and the taking
+         * within a pass evens out the rest. */
+        a->passes++;
+        return;
+    }
     for (int s = 0; s < n; ++s)
         a->share[s] += ((double)a->pass[s].ran - a->share[s]) / FI_ADAPT_SMOOTHING;
     double least = (double)a->before[a->n] / ((double)n * FI_ADAPT_HYSTERESIS), upto = 0;

@@ -58,8 +58,9 @@ FI_HIDDEN unsigned long fi_adapt_pass(struct fi_adapt *a, int me, struct fi_trac
 FI_HIDDEN void fi_adapt_shape(const struct fi_adapt *a, int me, int *backward,
                               unsigned long *filaments);
 /* The decider, every server arrived: place the next pass (phase: for the
- * trace; force: move the ends whatever the passes did, for tests). */
-FI_HIDDEN void fi_adapt_passed(struct fi_adapt *a, int phase, int force,
+ * trace; force: move the ends whatever the passes did, for tests; traded:
+ * servers traded cores during the pass, which then moves nothing). */
+FI_HIDDEN void fi_adapt_passed(struct fi_adapt *a, int phase, int force, int traded,
                                struct fi_trace_buf *trace);
 
 #endif /* FI_ADAPT_H */

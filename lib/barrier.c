@@ -26,10 +26,13 @@
  * A waiting server polls, then yields, then sleeps (wait.c), and every few
  * polls asks the caller's `idle` operations whether it could help instead
  * (work in its inbox, a public fork/join filament to steal): an idle server
- * that helps may not slow the ones that have work.
+ * that helps may not slow the ones that have work.  With nothing to help
+ * with, it looks for a late server that the OS has taken off its core, to
+ * give it its own (handoff.c).
  *
  * Written by the arrivers: a node's count and slots.  Written by the
- * releaser: a server's `barrier_go`.  Owner only: barrier_round.
+ * releaser: a server's `barrier_go`.  The owner: barrier_round, which the
+ * waiters read (handoff.c).
  */
 #include <limits.h>
 #include <string.h>
@@ -37,6 +40,7 @@
 #include "barrier.h"
 #include "memory.h"
 #include "env.h"
+#include "handoff.h"
 #include "state.h"
 #include "wait.h"
 
@@ -131,6 +135,7 @@ struct go_wait {
     const struct fi_idle_ops *idle;
     unsigned polls;
     int work; /* the wait ended on work to help with, not on the release */
+    struct fi_handoff_watch watch;
 };
 
 static int released(const struct fi_server *me, AO_t round)
@@ -145,11 +150,14 @@ static int released_or_work(void *ctx)
     struct go_wait *w = ctx;
     if (released(w->me, w->round))
         return 1;
-    if ((++w->polls % LOOK_EVERY == 0 || w->polls > (unsigned)fi_wait_spins(fi_lib.oversubscribed)) &&
-        w->idle->visible(w->me)) {
+    if (++w->polls % LOOK_EVERY != 0 && w->polls <= (unsigned)fi_wait_spins(fi_lib.oversubscribed))
+        return 0;
+    if (w->idle->visible(w->me)) {
         w->work = 1;
         return 1;
     }
+    if (fi_lib.handoff)
+        fi_handoff_look(w->me, w->round, &w->watch);
     return 0;
 }
 
@@ -169,9 +177,10 @@ static void wait_for_release(struct fi_server *me, AO_t round, const struct fi_i
             return;
         fi_cpu_relax();
     }
-    struct go_wait w = { me, round, idle, quick, 0 };
+    struct go_wait w = { .me = me, .round = round, .idle = idle, .polls = quick };
     for (;;) {
         w.work = 0;
+        fi_handoff_watch_init(&w.watch);
         fi_wait_until(&fi_lib.servers_wait, released_or_work, &w, fi_lib.oversubscribed,
                       FI_RUN_YIELD_NS, &me->stats.idle_ns);
         if (!w.work)
@@ -204,7 +213,8 @@ unsigned fi_barrier_cross(struct fi_server *me, unsigned (*decide)(void *), void
 {
     if (fi_lib.barrier_nodes == NULL)
         return decide(ctx);  /* one server: it is the top, and nobody waits */
-    AO_t round = ++me->barrier_round;
+    AO_t round = me->barrier_round + 1;
+    AO_store(&me->barrier_round, round);  /* seen by the waiters' watch (handoff.c) */
     struct fi_barrier_node *path[MAX_LEVELS];
     int won = 0;
     /* Noted once: no division on the way in. */

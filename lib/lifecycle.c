@@ -14,6 +14,7 @@
 
 #include "barrier.h"
 #include "forkjoin.h"
+#include "handoff.h"
 #include "phase.h"
 #include "row.h"
 #include "rtc.h"
@@ -33,6 +34,7 @@ static const struct fi_mechanism *const mechanisms[] = {
     &fi_phase_mechanism,     /* the iterative phases and their cursors (phase.c) */
     &fi_row_mechanism,       /* the range versions (row.c) */
     &fi_sched_mechanism,     /* the run's start, the polls (scheduler.c) */
+    &fi_handoff_mechanism,   /* each server's CPU clock; cores traded in this run? (handoff.c) */
     &fi_owned_mechanism,     /* reductions and continuations (memory.c) */
     &fi_stats_mechanism,     /* FILAMENTS_STATS (stats.c) */
     /* Last: its begin_run is the closest to the run's start, its end_run

@@ -403,9 +403,14 @@ void fi_phase_pass_shape(const struct fi_server *me, int phase, int *backward,
 
 void fi_phase_place_next(int phase, struct fi_trace_buf *trace)
 {
+    /* Cores traded since the last decision (handoff.c) swapped the
+     * servers' speeds in the middle: the pass says nothing of them. */
+    AO_t handoffs = AO_load(&fi_lib.handoffs);
+    int traded = handoffs != fi_lib.handoffs_seen;
+    fi_lib.handoffs_seen = handoffs;
     struct fi_adapt *placed = fi_lib.phases[phase].placed;
     if (placed != NULL)
-        fi_adapt_passed(placed, phase, fi_lib.adapt_force, trace);
+        fi_adapt_passed(placed, phase, fi_lib.adapt_force, traded, trace);
 }
 
 /*

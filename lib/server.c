@@ -86,6 +86,8 @@ static int allowed_cpus(fi_cpus *allowed)
     return sched_getaffinity(0, sizeof *allowed, allowed) == 0 ? CPU_COUNT(allowed) : F_EINVAL;
 }
 
+/* Bind server k; it alone has its CPU where the servers are no more than
+ * the CPUs (handoff.c trades those). */
 static int bind_next(pthread_attr_t *attr, int k, const fi_cpus *allowed)
 {
     cpu_set_t one;
@@ -94,6 +96,8 @@ static int bind_next(pthread_attr_t *attr, int k, const fi_cpus *allowed)
         if (CPU_ISSET(cpu, allowed) && nth-- == 0) {
             CPU_ZERO(&one);
             CPU_SET(cpu, &one);
+            if (fi_lib.nservers <= CPU_COUNT(allowed))
+                fi_lib.servers[k].cpu = cpu;
             return pthread_attr_setaffinity_np(attr, sizeof one, &one) == 0 ? F_OK : F_EINVAL;
         }
     return F_EINVAL;
@@ -156,6 +160,7 @@ int fi_servers_start(int bind_setting, void (*open)(struct fi_server *me, int op
         rc = choose_binding(bind_setting, &allowed, &bind);
     int k = 0;
     for (; rc == F_OK && k < fi_lib.nservers; ++k) {
+        fi_lib.servers[k].cpu = -1;
         if (bind && (rc = bind_next(&attr, k, &allowed)) < 0)
             break;
         if (pthread_create(&fi_lib.servers[k].thread, &attr, server_main, &fi_lib.servers[k])) {

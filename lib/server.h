@@ -11,6 +11,7 @@
 #define FI_SERVER_H
 
 #include <pthread.h>
+#include <time.h>
 
 #include "base.h"
 #include "queue.h"
@@ -45,12 +46,20 @@ struct fi_server {
                         iterative filament may be created (scheduler.c) */
     int at_work;     /* has had work in this run (fi_lib.unstarted; scheduler.c) */
     int settling;    /* in an episode's settling stage: work is counted in busy (scheduler.c) */
-    AO_t barrier_round;  /* rounds crossed in the tree (barrier.c; none with one server) */
+    /* Rounds crossed in the tree (barrier.c; none with one server); read by
+     * the waiters that watch for late servers (handoff.c). */
+    volatile AO_t barrier_round;
     struct fi_barrier_node *barrier_leaf;  /* where it arrives, in which child slot: */
     unsigned barrier_slot;                 /* set by f_initialize (barrier.c) */
     AO_t settle_no;      /* settling stages ended (scheduler.c) */
     unsigned steal_seed; /* the next victim (rtc.c, steal.c) */
     pthread_t thread;    /* server.c */
+    /* The CPU that it alone is bound to, or -1 (server.c); traded for a
+     * waiter's, under handoff.c's lock.  The clock of its CPU time, and
+     * its thread's status file where the system has one, or -1 (handoff.c). */
+    int cpu;
+    clockid_t cpu_clock;
+    int status_fd;
     struct f_stats stats;  /* plain increments; f_reset_stats between runs (stats.c) */
     /* Its schedule trace's buffer, or NULL: not recording (trace.c sets
      * it between runs; only this server writes the buffer). */

@@ -66,6 +66,9 @@ struct fi_lib {
     /* Fixed for a run: its RTC filaments on named servers may move too
      * (F_ADAPT_ALL at f_parallel, 2 servers or more; rtc.c). */
     int rtc_movable;
+    /* Fixed for a run: a server waiting at the barrier may trade cores with
+     * a late one that is off its own (handoff.c). */
+    int handoff;
     /* The run: main -> servers.  `job` is what each server does with it
      * (a run, or per-server creation), published with run_gen (server.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t run_gen;
@@ -83,6 +86,11 @@ struct fi_lib {
      * barrier then settles it before it ends it (scheduler.c).  Written
      * rarely, by any server, read once per episode. */
     _Alignas(FI_CACHE_LINE) volatile AO_t dynamic;
+    /* Cores traded so far (handoff.c): any server, rarely. */
+    volatile AO_t handoffs;
+    /* handoffs when the last adaptive phase's pass was decided: the
+     * deciders, one at a time (phase.c). */
+    AO_t handoffs_seen;
     /* The settling stage's termination count: filaments waiting in
      * inboxes, plus the servers still active while it settles; every
      * server (scheduler.c, rtc.c). */

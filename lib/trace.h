@@ -41,6 +41,7 @@ enum fi_trace_kind {
     FI_TRACE_STEAL,        /* filaments taken from another server and run */
     FI_TRACE_TAKE,         /* runs of a pass taken from another server's strip (adapt.c) */
     FI_TRACE_MOVE,         /* an instant: a strip's end moved between passes (adapt.c) */
+    FI_TRACE_HANDOFF,      /* an instant: a waiter gave its core to a late server (handoff.c) */
     FI_TRACE_JOIN_WAIT,    /* a join waiting for a thief, helping it */
     FI_TRACE_POLL,         /* polling for outside events and running what they bring */
     FI_TRACE_YIELD,        /* a wait that yielded its core */

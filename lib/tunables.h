@@ -131,6 +131,19 @@ _Static_assert(FI_TRACE_EVENTS >= 1 && FI_TRACE_EVENTS <= FI_TRACE_EVENTS_MAX, "
 _Static_assert(FI_ADAPT_CLAIM_NS >= 1 && FI_ADAPT_SMOOTHING >= 1 && FI_ADAPT_HYSTERESIS >= 1,
                "FI_ADAPT_CLAIM_NS, FI_ADAPT_SMOOTHING, FI_ADAPT_HYSTERESIS");
 
+/* Handing a core to a late server (handoff.c): a waiter at the barrier
+ * watches a server that has not arrived for FI_HANDOFF_NS, and trades
+ * cores with it if its CPU time grew by less than 1/FI_HANDOFF_SHARE of
+ * that.  A claim of a pass lasts about FI_ADAPT_CLAIM_NS, so a server on
+ * its core shows most of the time as CPU time. */
+#ifndef FI_HANDOFF_NS
+#define FI_HANDOFF_NS 20000UL
+#endif
+#ifndef FI_HANDOFF_SHARE
+#define FI_HANDOFF_SHARE 8
+#endif
+_Static_assert(FI_HANDOFF_NS >= 1 && FI_HANDOFF_SHARE >= 1, "FI_HANDOFF_NS, FI_HANDOFF_SHARE");
+
 /* The most servers f_initialize accepts. */
 #ifndef FI_MAX_SERVERS
 #define FI_MAX_SERVERS 1024
