@@ -7,13 +7,17 @@
  * (f_iterative_row) against the same points one by one, F_ANY iterative
  * filaments,
  * RTC filaments created during a pass, every shape of the barrier's tree,
- * and a stress loop of small multi-phase jobs.
+ * adaptive placement, cores handed to a late server, and a stress loop of
+ * small multi-phase jobs.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE  /* sched_getcpu, CPU_COUNT: the handoff test */
 #include <limits.h>
+#include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tests.h"
 
@@ -1334,6 +1338,153 @@ START_TEST(test_phase_adapt_calls)
 }
 END_TEST
 
+/* ------------------------------------------------- handing over a core */
+
+#define HANDOFF_MAX_SERVERS 4  /* enough for trades among several */
+
+enum { HANDOFF_ROWS = 16, HANDOFF_COLS = 8, HANDOFF_MOST_PASSES = 20000 };
+
+struct handoff_job {
+    long count[HANDOFF_ROWS][HANDOFF_COLS];
+    int first_cpu[HANDOFF_MAX_SERVERS]; /* each server's CPU at its first filament, or -1 */
+    int moved[HANDOFF_MAX_SERVERS];     /* it ran on another since; each server its own */
+    long pass;                          /* passes done: the barrier code's count */
+    long passes;                        /* the most passes */
+    int until_moved;                    /* end with the pass in which a server moved */
+};
+
+/* A point of a few microseconds, so that a server taken off its core is
+ * most likely inside a pass, not waiting at the barrier. */
+static void handoff_point(long i, long j, void *arg)
+{
+    struct handoff_job *h = arg;
+    int me = f_my_server(), cpu = sched_getcpu();
+    if (h->first_cpu[me] < 0)
+        h->first_cpu[me] = cpu;
+    else if (cpu != h->first_cpu[me])
+        h->moved[me] = 1;
+    h->count[i][j]++;
+    for (volatile int k = 0; k < 500; ++k)
+        ;
+}
+
+static int handoff_moved(const struct handoff_job *h)
+{
+    int moved = 0;
+    for (int s = 0; s < HANDOFF_MAX_SERVERS; ++s)
+        moved |= h->moved[s];
+    return moved;
+}
+
+static int handoff_seq(void *arg)
+{
+    struct handoff_job *h = arg;
+    ++h->pass;
+    for (int i = 0; i < HANDOFF_ROWS; ++i)
+        for (int j = 0; j < HANDOFF_COLS; ++j)
+            T_EXPECT(h->count[i][j] == h->pass);
+    return h->pass == h->passes || (h->until_moved && handoff_moved(h)) ? F_DONE : F_NOTDONE;
+}
+
+static void handoff_where(long server, long unused, void *arg)
+{
+    int *cpu = arg;
+    cpu[server] = sched_getcpu();
+}
+
+/* A busy loop on one CPU, the noisy neighbour, until told to stop. */
+struct spinner {
+    int cpu;
+    atomic_int stop;
+    pthread_t thread;
+};
+
+static void *spin(void *arg)
+{
+    struct spinner *sp = arg;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(sp->cpu, &one);
+    if (pthread_setaffinity_np(pthread_self(), sizeof one, &one) == 0)
+        while (!atomic_load(&sp->stop))
+            ;
+    return NULL;
+}
+
+/* The k-th CPU of the set. */
+static int nth_cpu(const cpu_set_t *set, int k)
+{
+    for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+        if (CPU_ISSET(cpu, set) && k-- == 0)
+            return cpu;
+    return -1;
+}
+
+/* One run of the phase beside a busy loop on the last server's CPU, then,
+ * quiet and with no trades (F_ADAPT_NONE), one RTC filament per server
+ * noting its CPU: every filament ran once a pass, and the servers are
+ * still bound one to a CPU each, among the allowed.  Return whether a
+ * server changed CPUs. */
+static int handoff_run(int n, const cpu_set_t *allowed, int until_moved, long passes)
+{
+    struct handoff_job h = { .passes = passes, .until_moved = until_moved };
+    for (int s = 0; s < HANDOFF_MAX_SERVERS; ++s)
+        h.first_cpu[s] = -1;
+    ck_assert_int_ge(f_new_barrier(handoff_seq, &h), 0);
+    for (long i = 0; i < HANDOFF_ROWS; ++i)
+        ck_assert_int_eq(f_iterative_row((int)(i * n / HANDOFF_ROWS), handoff_point, i, 0,
+                                         HANDOFF_COLS, &h),
+                         F_OK);
+    struct spinner sp = { .cpu = nth_cpu(allowed, n - 1) };
+    atomic_init(&sp.stop, 0);
+    ck_assert_int_eq(pthread_create(&sp.thread, NULL, spin, &sp), 0);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    atomic_store(&sp.stop, 1);
+    ck_assert_int_eq(pthread_join(sp.thread, NULL), 0);
+    T_ASSERT_NO_FAILURES();
+    ck_assert_int_le(h.pass, passes);
+    int cpu[HANDOFF_MAX_SERVERS];
+    int mode = f_get_adaptive();
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_NONE), F_OK);
+    for (int s = 0; s < n; ++s)
+        ck_assert_int_eq(f_rtc_thread(s, handoff_where, s, 0, cpu), F_OK);
+    ck_assert_int_eq(f_parallel(), F_OK);
+    ck_assert_int_eq(f_set_adaptive(mode), F_OK);
+    for (int s = 0; s < n; ++s) {
+        ck_assert(CPU_ISSET(cpu[s], allowed));
+        for (int t = 0; t < s; ++t)
+            ck_assert_int_ne(cpu[s], cpu[t]);
+    }
+    return handoff_moved(&h);
+}
+
+/* Bound one to a CPU, a server waiting at the barrier gives its CPU to a
+ * late one that a busy loop took off its own: the late server goes on
+ * there, each filament still runs once a pass, and the servers stay one
+ * to a CPU.  FILAMENTS_ADAPT=none keeps every server on its CPU.  Needs
+ * 2 CPUs. */
+START_TEST(test_phase_handoff)
+{
+    cpu_set_t allowed;
+    ck_assert_int_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    int cpus = CPU_COUNT(&allowed);
+    int n = t_servers_cap(cpus < HANDOFF_MAX_SERVERS ? cpus : HANDOFF_MAX_SERVERS);
+    if (n < 2)
+        return;
+    ck_assert_int_eq(setenv("FILAMENTS_BIND", "1", 1), 0);
+    t_start(n);
+    /* Under valgrind (T_SCALE) one thread runs at a time and the others
+     * sleep until their turn: none is runnable off its core, so none is
+     * traded, and the run just ends. */
+    int moved = handoff_run(n, &allowed, 1, t_scaled(HANDOFF_MOST_PASSES));
+    ck_assert(moved || t_scaled(100) < 100);
+    f_finalize();
+    ck_assert_int_eq(setenv("FILAMENTS_ADAPT", "none", 1), 0);
+    t_start(n);
+    ck_assert(!handoff_run(n, &allowed, 0, 100));
+}
+END_TEST
+
 Suite *make_suite(void)
 {
     Suite *s = suite_create("phase");
@@ -1359,6 +1510,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_phase_adapt_each_once_moving, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_phase_adapt_pinned, 0, T_NCOUNTS);
     tcase_add_test(core, test_phase_adapt_calls);
+    tcase_add_test(core, test_phase_handoff);
     TCase *limits = t_tcase(s, "limits");
     tcase_add_loop_test(limits, test_phase_j_limits, 0, T_NCOUNTS);
     tcase_add_loop_test(limits, test_phase_many_phases, 0, T_NCOUNTS);
