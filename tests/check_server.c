@@ -283,6 +283,9 @@ static void assert_bound(int nservers, int bound)
     int cpus[CPU_SETSIZE];
     int ncpus = allowed_list(&allowed, cpus);
     ck_assert_int_eq(f_initialize(nservers), F_OK);
+    /* No trade of cores in this run (handoff.c): each server is where
+     * f_initialize bound it. */
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_NONE), F_OK);
     for (int k = 0; k < nservers; ++k)
         ck_assert_int_eq(f_rtc_thread(k, record_cpus, k, 0, NULL), F_OK);
     ck_assert_int_eq(f_parallel(), F_OK);
