@@ -131,6 +131,11 @@ F_API long f_get_prune(void);
  * calls, so that the pruned subtree runs without the library [§4.5]. */
 F_API int f_fork_seq(f_func fn, f_func seq, long i, long j, void *arg);
 
+/* Nonzero where the library prunes the calling filament's forks now: the
+ * caller may run its subtree as a plain sequential call, as an OpenMP task
+ * does where omp_in_final() is true [§4.5]; 0 outside a filament.  Inline. */
+F_API int f_pruning(void);
+
 /*
  * Value-returning forks: the child's result comes back from the matching
  * sync, which names the function its fork named; syncs match forks newest

@@ -88,19 +88,30 @@ static int every_server_at_work(void)
            fi_clock_ns() - fi_lib.run_posted_ns >= FI_START_WAIT_NS;
 }
 
-static int prune_now(const struct fi_deque *d, unsigned long kind, void (*seq)(void))
+/* Is a fork of this kind, with a sequential version or not, pruned now? */
+static int prune_now(const struct fi_deque *d, unsigned long kind, int sequential)
 {
     long threshold = fi_prune_threshold();
     size_t held = fi_bottom(d) - fi_deque_oldest_held(d);
     if (fi_bottom(d) == d->cap)
         return 1;
     /* Typed without a sequential version: a push is as cheap (f_fork(3)). */
-    if ((kind != F_KIND_VOID_ && seq == NULL) || threshold == 0)
+    if ((kind != F_KIND_VOID_ && !sequential) || threshold == 0)
         return 0;
     if (threshold > 0)
         return held > (size_t)threshold;
     return held >= d->prune_depth && AO_load(&d->splitreq) == 0 &&
-           (seq == NULL || every_server_at_work());
+           (!sequential || every_server_at_work());
+}
+
+/* A pruned subtree that runs without forks answers no thief's request
+ * until it is done: leave thieves something first, the private children
+ * (publish.c), large and old. */
+static void publish_before_sequential(struct fi_server *me)
+{
+    AO_t ts = AO_load(&me->deque.ts);
+    if (fi_lib.nservers > 1 && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
+        fi_forkjoin_publish(me);
 }
 
 /*
@@ -151,7 +162,7 @@ static int fork_slow(unsigned long kind, void (*fn)(void), void (*seq)(void), lo
         return F_EINVAL;
     struct fi_deque *d = &me->deque;
     fi_forkjoin_answer(me);    /* a thief asked: answer before pruning */
-    if (!prune_now(d, kind, seq)) {
+    if (!prune_now(d, kind, seq != NULL)) {
         push_slot(d, kind, fn, i, j, arg);
         if (AO_load(&d->splitreq) != 0)
             fi_forkjoin_publish(me);
@@ -161,11 +172,7 @@ static int fork_slow(unsigned long kind, void (*fn)(void), void (*seq)(void), lo
     size_t kept = d->npruned;
     struct f_task_ t = { .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg };
     if (seq != NULL) {
-        /* A pruned subtree runs without forks, so no thief's request gets
-         * an answer until it is done: leave thieves something first. */
-        AO_t ts = AO_load(&d->ts);
-        if (fi_lib.nservers > 1 && FI_TS_TOP(ts) >= FI_TS_SPLIT(ts))
-            fi_forkjoin_publish(me);
+        publish_before_sequential(me);
         t.result_ = fi_call(kind, seq, d->own->bottom_, i, j, arg);
     } else {
         fi_task_run(me, &t);
@@ -176,6 +183,29 @@ static int fork_slow(unsigned long kind, void (*fn)(void), void (*seq)(void), lo
     else
         d->own->pruned_++;
     return F_OK;
+}
+
+/*
+ * The inline f_pruning found the bottom at the pruning slot and no thief's
+ * request: decide as for a fork with a sequential version, since the
+ * caller asks in order to run its subtree as one (f_pruning(3)), and leave
+ * thieves something as that fork would.  A stale pruning slot (a thief
+ * took held children since it was set) is set again, so that the inline
+ * test stops sending the caller here.
+ */
+int (f_pruning)(void)
+{
+    struct fi_server *me = fi_self;
+    if (me == NULL || me->creating)
+        return 0;
+    struct fi_deque *d = &me->deque;
+    fi_forkjoin_answer(me);
+    if (!prune_now(d, F_KIND_VOID_, 1)) {
+        fi_forkjoin_bounds(d);
+        return 0;
+    }
+    publish_before_sequential(me);
+    return 1;
 }
 
 /* A fork with no inline fast path before it: push, or the slow path. */

@@ -8,7 +8,8 @@
  * statistics add up (every fork is pushed or pruned, every pushed one runs
  * once); FILAMENTS_PRUNE is parsed strictly; and a fib(20) keeps a number
  * of live forks bounded by a small multiple of its depth; and
- * F_PRUNE_AUTO's depth follows the rule f_fork(3) states.  One server is
+ * F_PRUNE_AUTO's depth follows the rule f_fork(3) states; f_pruning says
+ * what the next fork will do, and a cut-off on it keeps the results.  One server is
  * deterministic (no thief asks for work), so there the counts are exact.
  * Every test with servers runs at 1, 2, 4 and 8 servers (fj.h).
  */
@@ -208,6 +209,113 @@ END_TEST
 START_TEST(test_prune_fork_long_seq_counts)
 {
     check_seq_counts(_i, fib20_fork_long_seq);
+}
+END_TEST
+
+/* ------------------------------------------------------------- f_pruning */
+
+static atomic_long cut_calls;
+
+/* fib_long with the cut-off that f_pruning(3) gives: where the library
+ * prunes, the plain recursion, counted. */
+static long fib_cut(f_frame fr, long n, long unused, void *unused2)
+{
+    if (n < 2)
+        return n;
+    if (f_pruning()) {
+        atomic_fetch_add(&cut_calls, 1);
+        return fib_seq(n);
+    }
+    FJ_REQUIRE(f_fork_long(&fr, fib_cut, n - 1, 0, NULL) == F_OK);
+    long b = fib_cut(fr, n - 2, 0, NULL);
+    return f_sync_long(&fr, fib_cut) + b;
+}
+
+/* The same, untyped: results through arg. */
+static void fib_cut_void(long n, long unused, void *result)
+{
+    long a, b;
+    if (n < 2 || f_pruning()) {
+        if (n >= 2)
+            atomic_fetch_add(&cut_calls, 1);
+        *(long *)result = fib_seq(n);
+        return;
+    }
+    FJ_REQUIRE(f_fork(fib_cut_void, n - 1, 0, &a) == F_OK);
+    FJ_REQUIRE(f_fork(fib_cut_void, n - 2, 0, &b) == F_OK);
+    FJ_REQUIRE(f_join() == F_OK);
+    *(long *)result = a + b;
+}
+
+/*
+ * A recursion that runs its subtree sequentially where f_pruning says so
+ * gets the sequential result at every threshold and server count, typed
+ * and untyped; with pruning off it never cuts (the deque is far from
+ * full); alone on a server with a threshold below the depth it does.  Outside a filament,
+ * before f_initialize and between runs, f_pruning is 0, inline or not.
+ */
+START_TEST(test_prune_pruning_results)
+{
+    ck_assert_int_eq(f_pruning(), 0);
+    ck_assert_int_eq((f_pruning)(), 0);
+    FJ_START(_i);
+    for (int m = 0; m < NMODES; ++m) {
+        long r = -1, v = -1;
+        f_set_prune(modes[m]);
+        atomic_store(&cut_calls, 0);
+        ck_assert_int_eq(f_run_long(fib_cut, 22, 0, NULL, &r), F_OK);
+        ck_assert_int_eq(f_fork(fib_cut_void, 21, 0, &v), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        ck_assert_int_eq(r, fib_seq(22));
+        ck_assert_int_eq(v, fib_seq(21));
+        ck_assert_int_eq(f_pruning(), 0);
+        ck_assert_int_eq((f_pruning)(), 0);
+        if (modes[m] == 0)
+            ck_assert_int_eq(atomic_load(&cut_calls), 0);
+        else if (modes[m] < 10 && f_num_servers() == 1)
+            ck_assert_msg(atomic_load(&cut_calls) > 0, "prune %ld: never cut", modes[m]);
+    }
+}
+END_TEST
+
+static atomic_int agree_bad;
+
+static void nothing(long unused, long unused2, void *ran)
+{
+    atomic_fetch_add((atomic_int *)ran, 1);
+}
+
+/* Before each of WIDE_FORKS forks, f_pruning's answer; then whether the
+ * fork was pruned (its child has run when the fork returns). */
+#define WIDE_FORKS 40
+static void agree_root(long unused, long unused2, void *unused3)
+{
+    atomic_int ran[WIDE_FORKS];
+    for (int k = 0; k < WIDE_FORKS; ++k) {
+        atomic_init(&ran[k], 0);
+        int said = f_pruning() != 0;
+        FJ_REQUIRE(f_fork(nothing, 0, 0, &ran[k]) == F_OK);
+        if (said != (atomic_load(&ran[k]) == 1))
+            atomic_fetch_add(&agree_bad, 1);
+    }
+    FJ_REQUIRE(f_join() == F_OK);
+}
+
+/* On one server, where no thief asks, f_pruning is 1 exactly before the
+ * forks that are pruned, at every threshold (f_fork(3)). */
+START_TEST(test_prune_pruning_agrees)
+{
+    FJ_START(_i);
+    if (f_num_servers() > 1)
+        return;
+    for (int m = 0; m < NMODES; ++m) {
+        f_set_prune(modes[m]);
+        atomic_store(&agree_bad, 0);
+        ck_assert_int_eq(f_fork(agree_root, 0, 0, NULL), F_OK);
+        ck_assert_int_eq(fj_parallel(), F_OK);
+        ck_assert_msg(atomic_load(&agree_bad) == 0, "prune %ld: %d forks disagree", modes[m],
+                      atomic_load(&agree_bad));
+    }
 }
 END_TEST
 
@@ -479,6 +587,8 @@ Suite *make_suite(void)
     FJ_ADD(core, test_prune_results_identical, 0, 16);
     FJ_ADD(core, test_prune_fork_seq_counts, 0, 16);
     FJ_ADD(core, test_prune_fork_long_seq_counts, 0, 16);
+    FJ_ADD(core, test_prune_pruning_results, 0, 16);
+    FJ_ADD(core, test_prune_pruning_agrees, 0, 4);
     FJ_ADD(core, test_prune_threshold_exact, 0, 8);
     FJ_ADD(core, test_prune_stats_consistent, 0, 16);
     FJ_ADD(core, test_prune_peak_live_fib, 0, 16);

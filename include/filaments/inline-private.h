@@ -334,6 +334,18 @@ static inline int f_fork_inline_(f_func fn, long i, long j, void *arg)
 }
 #define f_fork(fn, i, j, arg) f_fork_inline_((fn), (i), (j), (arg))
 
+/* Below the pruning slot, or while a thief asks (limit_ 0: the caller's
+ * next fork answers it), no fork is pruned; at or past it, the library
+ * decides.  Outside a filament the bottom lies below it. */
+static inline int f_pruning_inline_(void)
+{
+    struct f_deque_ *d = &f_deque_;
+    if (F_LIKELY_(d->bottom_ < d->prune_) || F_LOAD_BOUND_(&d->limit_) == (struct f_task_ *)0)
+        return 0;
+    return (f_pruning)();
+}
+#define f_pruning() f_pruning_inline_()
+
 /* Pop and call the running filament's private untyped children, newest
  * first, each as a filament of its own (its children begin at its slot);
  * the library does the rest (marked slots, a typed child, and a thief's
