@@ -90,7 +90,7 @@ static void destroy(void *problem)
 static const struct app_tasks_impls impls = {
     { floorplan_seq, floorplan_fil, APP_TASKS_OMP(floorplan_omp) },
     { "sequential: the depth-first search, a board copy per node",
-      "Filaments: f_fork_long_seq/f_sync_long per child, board copied",
+      "Filaments: f_fork_long/f_sync_long per child, board copied",
       "OpenMP tasks (libgomp), depth cut-off, no tasks below" },
 };
 

@@ -1,14 +1,16 @@
 /*
  * floorplan-fil.c - the floorplan with Filaments (floorplan.h): a typed
- * fork/join filament per child [paper §2.3], F_FORK_LONG_SEQ for every
- * move (floorplan_moves), then as many f_sync_long, each returning the
- * least area of its child's subtree, as a call would.  A child copies its
+ * fork/join filament per child [paper §2.3], F_FORK_LONG for every move
+ * (floorplan_moves), then as many f_sync_long, each returning the least
+ * area of its child's subtree, as a call would.  A child copies its
  * parent's board into its own frame and puts its cell there; the parent's
- * board, which the child reads, lives until the parent's syncs.  The
- * library prunes these forks as it prunes untyped ones (F_PRUNE_AUTO
- * unless FILAMENTS_PRUNE says otherwise): a pruned one calls child_seq,
- * the sequential search of the subtree, as the peer's cut-off does, and
- * keeps its value for the sync [paper §4.5].
+ * board, which the child reads, lives until the parent's syncs.  Where
+ * the library prunes (F_PRUNE_AUTO unless FILAMENTS_PRUNE says otherwise),
+ * f_pruning says so and the child runs the sequential search of its
+ * subtree, where the peer's depth cut-off does [paper §4.5].  Typed forks
+ * are not pruned, so the children run in the sequential search's order,
+ * newest first at the syncs; pruned forks of f_fork_long_seq ran at the
+ * fork, the largest box first, and ran 3.8 % more instructions (f_fork(3)).
  *
  * The root is f_run_long.  No fork needs a fallback or a check (f_fork(3)).
  * The best area so far is shared as in the sequential search: one C11
@@ -22,44 +24,38 @@
 #include "app.h"
 #include "floorplan.h"
 
-/* What every node of the run shares: the problem and the best area so far.
- * One search runs at a time, so they are the program's, not arguments. */
-static const struct floorplan *problem;
+/* The best area so far, which every node reads: one search runs at a
+ * time, so it is the program's, not an argument. */
 static atomic_long best;
 
-static long expand(f_frame fr, const struct floorplan_state *s, long k);
+static long expand(f_frame fr, const struct floorplan *p, const struct floorplan_state *s, long k);
 
 /* Cell k in `choice` after the parent's state, and what follows: a typed
- * task whose three arguments travel in its slot (F_TASK(3)). */
-F_TASK_3(long, child, const struct floorplan_state *, parent, long, k, long, choice)
+ * task whose four arguments fit in its slot (24 bytes: F_TASK(3)).  Where
+ * the library prunes, the sequential search, with no forks. */
+F_TASK_4(long, child, const struct floorplan *, p, const struct floorplan_state *, parent, int, k,
+         int, choice)
 {
     struct floorplan_state s;
-    floorplan_put(problem, parent, k, choice, &s);
-    return expand(fr, &s, k);
-}
-
-/* child's sequential version, which the library calls where it prunes the
- * fork: the sequential search below, with no forks. */
-F_TASK_3(long, child_seq, const struct floorplan_state *, parent, long, k, long, choice)
-{
-    struct floorplan_state s;
-    floorplan_put(problem, parent, k, choice, &s);
-    return floorplan_expand(problem, &s, k, &best);
+    floorplan_put(p, parent, k, choice, &s);
+    if (f_pruning())
+        return floorplan_expand(p, &s, k, &best);
+    return expand(fr, p, &s, k);
 }
 
 /* floorplan_expand with a fork per child: cells k + 1 .. n - 1 after s. */
-static long expand(f_frame fr, const struct floorplan_state *s, long k)
+static long expand(f_frame fr, const struct floorplan *p, const struct floorplan_state *s, long k)
 {
-    if (k == problem->n - 1)
+    if (k == p->n - 1)
         return floorplan_leaf(s, &best);
     long move[FLOORPLAN_CHOICES];
-    int n = floorplan_moves(problem, s, k + 1, &best, move);
+    int n = floorplan_moves(p, s, k + 1, &best, move);
     /* From the last move back: syncs take the newest fork first, so the
      * smallest box runs first, as in the sequential search, and thieves
      * take the oldest, the largest boxes.  In order, 14 cells took twice
      * the forks at 1 server (359 646 against 186 834). */
     for (int m = n - 1; m >= 0; --m)
-        F_FORK_LONG_SEQ(&fr, child, child_seq, s, k + 1, move[m]);
+        F_FORK_LONG(&fr, child, p, s, k + 1, move[m]);
     long least = LONG_MAX;
     while (n-- > 0) {
         long area = f_sync_long(&fr, child);
@@ -69,18 +65,17 @@ static long expand(f_frame fr, const struct floorplan_state *s, long k)
     return least;
 }
 
-static long root(f_frame fr, long unused, long unused2, void *arg)
+static long root(f_frame fr, long unused, long unused2, void *p)
 {
-    return expand(fr, arg, -1);
+    return expand(fr, p, &floorplan_corner, -1);
 }
 
 void floorplan_fil(void *arg, int servers)
 {
     struct floorplan *p = arg;
-    problem = p;
     atomic_store_explicit(&best, LONG_MAX, memory_order_relaxed);
     app_check_f(f_initialize(servers), "f_initialize");
-    app_check_f(f_run_long(root, 0, 0, (void *)&floorplan_corner, &p->area), "f_run_long");
+    app_check_f(f_run_long(root, 0, 0, p, &p->area), "f_run_long");
     app_stats_take(&p->stats);
     f_finalize();
 }
