@@ -183,7 +183,7 @@ F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
  * A filament with typed arguments, as OpenMP's firstprivate copies them:
  *     F_TASK_3(void, update, struct lu *, m, long, ii, long, kk) { ... }
  *     F_FORK(update, m, ii, kk);
- * F_TASK_n(ret, name, T1, a1, ..., Tn, an) { body }, n = 1 .. 6, defines
+ * F_TASK_n(ret, name, T1, a1, ..., Tn, an) { body }, n = 1 .. 10, defines
  * `name` and a body that takes a1 .. an (each type one declaration
  * specifier: a typedef for an array or a function pointer).  ret void: name
  * is an f_func; ret long, double or ptr: a typed function for the typed
@@ -210,6 +210,31 @@ F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
                     T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6;,                   \
                     (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6),      \
                     (a1, a2, a3, a4, a5, a6))
+#define F_TASK_7(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7)            \
+    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5, T6 a6, T7 a7),                    \
+                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6; T7 a7;,                            \
+                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6, f_a_.a7),             \
+                    (a1, a2, a3, a4, a5, a6, a7))
+#define F_TASK_8(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8)    \
+    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5, T6 a6, T7 a7, T8 a8),             \
+                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6; T7 a7; T8 a8;,                     \
+                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6, f_a_.a7, f_a_.a8),    \
+                    (a1, a2, a3, a4, a5, a6, a7, a8))
+#define F_TASK_9(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8, T9, \
+                 a9)                                                                           \
+    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5, T6 a6, T7 a7, T8 a8, T9 a9),      \
+                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6; T7 a7; T8 a8; T9 a9;,              \
+                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6, f_a_.a7, f_a_.a8,     \
+                     f_a_.a9),                                                                 \
+                    (a1, a2, a3, a4, a5, a6, a7, a8, a9))
+#define F_TASK_10(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8,   \
+                  T9, a9, T10, a10)                                                            \
+    F_TASK_##ret##_(name,                                                                      \
+                    (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5, T6 a6, T7 a7, T8 a8, T9 a9, T10 a10),   \
+                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6; T7 a7; T8 a8; T9 a9; T10 a10;,     \
+                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6, f_a_.a7, f_a_.a8,     \
+                     f_a_.a9, f_a_.a10),                                                       \
+                    (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10))
 
 /* Fork a task of ret void with its arguments, as f_fork or f_fork_seq
  * (seq: a task of the same argument types); F_ENOMEM: no block. */

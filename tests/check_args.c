@@ -7,7 +7,8 @@
  * argument that arrived changed, a child that never ran or one that ran
  * twice shows.  Both ways arguments travel are covered: in the slot's
  * three words (up to 24 bytes: three words, six ints), and in a block
- * (more: long doubles, a structure by value, six words).  Untyped and
+ * (more: long doubles, a structure by value, six words, nine and ten
+ * arguments).  Untyped and
  * typed (long, double, pointer) tasks, with and without a sequential
  * version, typed roots (F_RUN) among them, at 1, 2, 4 and 8 servers
  * (fj.h), with pruning auto, off and at every fork (1).
@@ -97,6 +98,15 @@ F_TASK_6(void, mixed6, char, c, short, s, long, k, float, f, long double, ld, _B
                 ld == (long double)k / 3 && odd == (k % 2 == 1));
 }
 
+/* Ten, as BOTS's FFT tasks take nine: a block. */
+F_TASK_10(void, ten, long, k, int, a, char, c, const int *, p, double, x, short, s, float, f,
+          unsigned char, u, long long, ll, struct big, b)
+{
+    note(k, a == (int)-k && c == (char)(k % 100) && p == &marks[k] && x == k / 8.0 &&
+                s == (short)(k - 1000) && f == (float)k / 4 && u == (unsigned char)(k + 7) &&
+                ll == -k * 1000003LL && same_big(b, big_of(k)));
+}
+
 /* A structure by value and a function pointer: a block. */
 F_TASK_3(void, byvalue, long, k, struct big, b, pick_fn, pick)
 {
@@ -117,7 +127,7 @@ F_TASK_3(void, words3_seq, long, k, double, x, int *, p)
 }
 
 /* Which task the parent forks N of, and how. */
-enum { WORDS3, INTS6, MIXED6, BYVALUE, WORDS3_SEQ, MIXED6_SEQ, NSHAPES };
+enum { WORDS3, INTS6, MIXED6, BYVALUE, WORDS3_SEQ, MIXED6_SEQ, TEN, NSHAPES };
 
 static void fork_one(int shape, long k)
 {
@@ -136,6 +146,10 @@ static void fork_one(int shape, long k)
     case MIXED6_SEQ:
         rc = F_FORK_SEQ(mixed6, mixed6_seq, (char)(k % 100), (short)(k - 1000), k, (float)k / 4,
                         (long double)k / 3, k % 2 == 1);
+        break;
+    case TEN:
+        rc = F_FORK(ten, k, (int)-k, (char)(k % 100), &marks[k], k / 8.0, (short)(k - 1000),
+                    (float)k / 4, (unsigned char)(k + 7), -k * 1000003LL, big_of(k));
         break;
     }
     FJ_REQUIRE(rc == F_OK);
@@ -203,6 +217,20 @@ F_TASK_3(long, tfib, long, n, int, depth, const long *, table)
     return f_sync_long(&fr, tfib) + b;
 }
 
+/* tfib with nine arguments, eight of them constant: a block for each
+ * fork, typed. */
+F_TASK_9(long, tfib9, long, n, char, c, short, sh, int, i, long, l, float, f, double, d,
+         const int *, p, unsigned char, u)
+{
+    FJ_REQUIRE(c == 'c' && sh == -2 && i == 3 && l == -4 && f == 0.5f && d == 0.25 &&
+               p == &marks[1] && u == 200);
+    if (n < 2)
+        return n;
+    F_FORK_LONG(&fr, tfib9, n - 1, c, sh, i, l, f, d, p, u);
+    long b = F_CALL(tfib9, fr, n - 2, c, sh, i, l, f, d, p, u);
+    return f_sync_long(&fr, tfib9) + b;
+}
+
 static long fib_plain(long n)
 {
     return n < 2 ? n : fib_plain(n - 1) + fib_plain(n - 2);
@@ -267,6 +295,9 @@ START_TEST(test_args_typed_values)
         f_set_prune(modes[m]);
         ck_assert_int_eq(F_RUN(tfib, &r, 24, 0, fibs), F_OK);
         ck_assert_int_eq(r, fib_plain(24));
+        r = -1;
+        ck_assert_int_eq(F_RUN(tfib9, &r, 18, 'c', -2, 3, -4L, 0.5f, 0.25, &marks[1], 200), F_OK);
+        ck_assert_int_eq(r, fib_plain(18));
 
         double h = -1;
         reset();
