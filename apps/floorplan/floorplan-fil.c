@@ -12,7 +12,8 @@
  * newest first at the syncs; pruned forks of f_fork_long_seq ran at the
  * fork, the largest box first, and ran 3.8 % more instructions (f_fork(3)).
  *
- * The root is f_run_long.  No fork needs a fallback or a check (f_fork(3)).
+ * The root is the same task, run by F_RUN.  No fork needs a fallback or a
+ * check (f_fork(3)).
  * The best area so far is shared as in the sequential search: one C11
  * atomic, read relaxed, lowered by a compare-and-swap loop.  The library's
  * counters over the run are kept for the output line.
@@ -28,46 +29,35 @@
  * time, so it is the program's, not an argument. */
 static atomic_long best;
 
-static long expand(f_frame fr, const struct floorplan *p, const struct floorplan_state *s, long k);
-
-/* Cell k in `choice` after the parent's state, and what follows: a typed
- * task whose four arguments fit in its slot (24 bytes: F_TASK(3)).  Where
- * the library prunes, the sequential search, with no forks. */
-F_TASK_4(long, child, const struct floorplan *, p, const struct floorplan_state *, parent, int, k,
+/* A node: cell k put in `choice` next to the parent's cell k - 1 (the
+ * root, k = -1: the parent's state itself, the corner), and the least area
+ * of the placements of the cells after it.  A typed task whose four
+ * arguments fit in its slot (24 bytes: F_TASK(3)).  Where the library
+ * prunes, the sequential search, with no forks. */
+F_TASK_4(long, place, const struct floorplan *, p, const struct floorplan_state *, parent, int, k,
          int, choice)
 {
     struct floorplan_state s;
-    floorplan_put(p, parent, k, choice, &s);
-    if (f_pruning())
+    if (k < 0)
+        s = *parent;
+    else
+        floorplan_put(p, parent, k, choice, &s);
+    if (f_pruning() || k == p->n - 1)
         return floorplan_expand(p, &s, k, &best);
-    return expand(fr, p, &s, k);
-}
-
-/* floorplan_expand with a fork per child: cells k + 1 .. n - 1 after s. */
-static long expand(f_frame fr, const struct floorplan *p, const struct floorplan_state *s, long k)
-{
-    if (k == p->n - 1)
-        return floorplan_leaf(s, &best);
-    long move[FLOORPLAN_CHOICES];
-    int n = floorplan_moves(p, s, k + 1, &best, move);
+    long move[FLOORPLAN_CHOICES], least = LONG_MAX;
+    int n = floorplan_moves(p, &s, k + 1, &best, move);
     /* From the last move back: syncs take the newest fork first, so the
      * smallest box runs first, as in the sequential search, and thieves
      * take the oldest, the largest boxes.  In order, 14 cells took twice
      * the forks at 1 server (359 646 against 186 834). */
     for (int m = n - 1; m >= 0; --m)
-        F_FORK_LONG(&fr, child, p, s, k + 1, move[m]);
-    long least = LONG_MAX;
+        F_FORK_LONG(&fr, place, p, &s, k + 1, move[m]);
     while (n-- > 0) {
-        long area = f_sync_long(&fr, child);
+        long area = f_sync_long(&fr, place);
         if (area < least)
             least = area;
     }
     return least;
-}
-
-static long root(f_frame fr, long unused, long unused2, void *p)
-{
-    return expand(fr, p, &floorplan_corner, -1);
 }
 
 void floorplan_fil(void *arg, int servers)
@@ -75,7 +65,7 @@ void floorplan_fil(void *arg, int servers)
     struct floorplan *p = arg;
     atomic_store_explicit(&best, LONG_MAX, memory_order_relaxed);
     app_check_f(f_initialize(servers), "f_initialize");
-    app_check_f(f_run_long(root, 0, 0, p, &p->area), "f_run_long");
+    app_check_f(F_RUN(place, &p->area, p, &floorplan_corner, -1, 0), "F_RUN");
     app_stats_take(&p->stats);
     f_finalize();
 }
