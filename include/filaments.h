@@ -192,49 +192,28 @@ F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
  * (three words: no storage), else into a block from malloc that the child
  * frees.  See F_TASK(3).
  */
-#define F_TASK_1(ret, name, T1, a1) F_TASK_##ret##_(name, (T1 a1), T1 a1;, (f_a_.a1), (a1))
-#define F_TASK_2(ret, name, T1, a1, T2, a2)                                    \
-    F_TASK_##ret##_(name, (T1 a1, T2 a2), T1 a1; T2 a2;, (f_a_.a1, f_a_.a2), (a1, a2))
+#define F_TASK_1(ret, name, T1, a1) F_TASK_N_(1, ret, name, T1, a1)
+#define F_TASK_2(ret, name, T1, a1, T2, a2) F_TASK_N_(2, ret, name, T1, a1, T2, a2)
 #define F_TASK_3(ret, name, T1, a1, T2, a2, T3, a3)                            \
-    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3), T1 a1; T2 a2; T3 a3;,          \
-                    (f_a_.a1, f_a_.a2, f_a_.a3), (a1, a2, a3))
+    F_TASK_N_(3, ret, name, T1, a1, T2, a2, T3, a3)
 #define F_TASK_4(ret, name, T1, a1, T2, a2, T3, a3, T4, a4)                    \
-    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4), T1 a1; T2 a2; T3 a3; T4 a4;, \
-                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4), (a1, a2, a3, a4))
+    F_TASK_N_(4, ret, name, T1, a1, T2, a2, T3, a3, T4, a4)
 #define F_TASK_5(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5)            \
-    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5),                  \
-                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5;,                          \
-                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5), (a1, a2, a3, a4, a5))
+    F_TASK_N_(5, ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5)
 #define F_TASK_6(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6)    \
-    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5, T6 a6),           \
-                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6;,                   \
-                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6),      \
-                    (a1, a2, a3, a4, a5, a6))
-#define F_TASK_7(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7)            \
-    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5, T6 a6, T7 a7),                    \
-                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6; T7 a7;,                            \
-                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6, f_a_.a7),             \
-                    (a1, a2, a3, a4, a5, a6, a7))
-#define F_TASK_8(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8)    \
-    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5, T6 a6, T7 a7, T8 a8),             \
-                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6; T7 a7; T8 a8;,                     \
-                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6, f_a_.a7, f_a_.a8),    \
-                    (a1, a2, a3, a4, a5, a6, a7, a8))
-#define F_TASK_9(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8, T9, \
-                 a9)                                                                           \
-    F_TASK_##ret##_(name, (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5, T6 a6, T7 a7, T8 a8, T9 a9),      \
-                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6; T7 a7; T8 a8; T9 a9;,              \
-                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6, f_a_.a7, f_a_.a8,     \
-                     f_a_.a9),                                                                 \
-                    (a1, a2, a3, a4, a5, a6, a7, a8, a9))
-#define F_TASK_10(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8,   \
-                  T9, a9, T10, a10)                                                            \
-    F_TASK_##ret##_(name,                                                                      \
-                    (T1 a1, T2 a2, T3 a3, T4 a4, T5 a5, T6 a6, T7 a7, T8 a8, T9 a9, T10 a10),   \
-                    T1 a1; T2 a2; T3 a3; T4 a4; T5 a5; T6 a6; T7 a7; T8 a8; T9 a9; T10 a10;,     \
-                    (f_a_.a1, f_a_.a2, f_a_.a3, f_a_.a4, f_a_.a5, f_a_.a6, f_a_.a7, f_a_.a8,     \
-                     f_a_.a9, f_a_.a10),                                                       \
-                    (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10))
+    F_TASK_N_(6, ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6)
+#define F_TASK_7(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7) \
+    F_TASK_N_(7, ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7)
+#define F_TASK_8(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8) \
+    F_TASK_N_(8, ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8)
+#define F_TASK_9(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8,   \
+                 T9, a9)                                                                      \
+    F_TASK_N_(9, ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8,    \
+              T9, a9)
+#define F_TASK_10(ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8,  \
+                  T9, a9, T10, a10)                                                           \
+    F_TASK_N_(10, ret, name, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8,   \
+              T9, a9, T10, a10)
 
 /* Fork a task of ret void with its arguments, as f_fork or f_fork_seq
  * (seq: a task of the same argument types); F_ENOMEM: no block. */

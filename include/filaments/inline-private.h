@@ -601,6 +601,32 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
 #define F_SAME_ARGS_(name, seq)                                                                \
     (void)sizeof(char[_Generic((seq##_sig_)0, name##_sig_: 1, default: -1)]),
 
+/* F_TASK_n's four lists, made from its n pairs (T1, a1) .. (Tn, an) by one
+ * map, F_EACHn_(M, SEP, pairs): M(T1, a1) SEP() ... SEP() M(Tn, an). */
+#define F_EACH1_(M, S, T, a) M(T, a)
+#define F_EACH2_(M, S, T, a, ...) M(T, a) S() F_EACH1_(M, S, __VA_ARGS__)
+#define F_EACH3_(M, S, T, a, ...) M(T, a) S() F_EACH2_(M, S, __VA_ARGS__)
+#define F_EACH4_(M, S, T, a, ...) M(T, a) S() F_EACH3_(M, S, __VA_ARGS__)
+#define F_EACH5_(M, S, T, a, ...) M(T, a) S() F_EACH4_(M, S, __VA_ARGS__)
+#define F_EACH6_(M, S, T, a, ...) M(T, a) S() F_EACH5_(M, S, __VA_ARGS__)
+#define F_EACH7_(M, S, T, a, ...) M(T, a) S() F_EACH6_(M, S, __VA_ARGS__)
+#define F_EACH8_(M, S, T, a, ...) M(T, a) S() F_EACH7_(M, S, __VA_ARGS__)
+#define F_EACH9_(M, S, T, a, ...) M(T, a) S() F_EACH8_(M, S, __VA_ARGS__)
+#define F_EACH10_(M, S, T, a, ...) M(T, a) S() F_EACH9_(M, S, __VA_ARGS__)
+#define F_COMMA_() ,
+#define F_NO_SEP_()
+#define F_PARAM_(T, a) T a
+#define F_MEMBER_(T, a) T a;
+#define F_UNPACKED_(T, a) f_a_.a
+#define F_ARG_(T, a) a
+/* The task of n arguments: its parameters, its structure's members, the
+ * members as the body's arguments, and the arguments as the fork's. */
+#define F_TASK_N_(n, ret, name, ...)                                                               \
+    F_TASK_##ret##_(name, (F_EACH##n##_(F_PARAM_, F_COMMA_, __VA_ARGS__)),                         \
+                    F_EACH##n##_(F_MEMBER_, F_NO_SEP_, __VA_ARGS__),                               \
+                    (F_EACH##n##_(F_UNPACKED_, F_COMMA_, __VA_ARGS__)),                            \
+                    (F_EACH##n##_(F_ARG_, F_COMMA_, __VA_ARGS__)))
+
 /* What every task has: its arguments' structure and their types. */
 #define F_TASK_ARGS_(name, params, members)                                                        \
     struct name##_args_ {                                                                          \
