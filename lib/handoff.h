@@ -18,18 +18,20 @@ struct fi_server;
 /* What a waiter saw of the late server it watches. */
 struct fi_handoff_watch {
     int late;             /* the server watched, or -1: none yet */
-    unsigned long since;  /* when the watch began (fi_clock_ns) */
+    unsigned long since;  /* when the wait, then the watch, began (fi_clock_ns); 0: not yet */
     unsigned long cpu_ns; /* the late server's CPU time then */
 };
 
 static inline void fi_handoff_watch_init(struct fi_handoff_watch *w)
 {
     w->late = -1;
+    w->since = 0;
 }
 
 /* Server me, waiting at the barrier in its round `round` (fi_lib.handoff
- * set): watch a server that has not arrived, and trade cores with one that
- * stayed off its own for FI_HANDOFF_NS. */
+ * set): once it has waited FI_HANDOFF_NS, watch a server that has not
+ * arrived, and trade cores with one that stayed off its own for
+ * FI_HANDOFF_NS more. */
 FI_HIDDEN void fi_handoff_look(struct fi_server *me, AO_t round, struct fi_handoff_watch *w);
 
 FI_HIDDEN extern const struct fi_mechanism fi_handoff_mechanism;

@@ -132,7 +132,8 @@ _Static_assert(FI_ADAPT_CLAIM_NS >= 1 && FI_ADAPT_SMOOTHING >= 1 && FI_ADAPT_HYS
                "FI_ADAPT_CLAIM_NS, FI_ADAPT_SMOOTHING, FI_ADAPT_HYSTERESIS");
 
 /* Handing a core to a late server (handoff.c): a waiter at the barrier
- * watches a server that has not arrived for FI_HANDOFF_NS, and trades
+ * that has waited FI_HANDOFF_NS watches a server that has not arrived for
+ * FI_HANDOFF_NS more, and trades
  * cores with it if its CPU time grew by less than 1/FI_HANDOFF_SHARE of
  * that.  A claim of a pass lasts about FI_ADAPT_CLAIM_NS, so a server on
  * its core shows most of the time as CPU time. */
