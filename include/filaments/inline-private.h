@@ -248,10 +248,13 @@ static inline void f_store_pair_(void *p, long a, long b)
  * let the compiler put the fork's argument arithmetic in between, and
  * then keep the flag in a register (setb, test: a recursive pi took 115
  * instructions per leaf, 106 with the branch here).  The compilers that
- * have flag outputs have asm goto.  Elsewhere, and for ThreadSanitizer,
- * F_LOAD_BOUND_. */
+ * have flag outputs have asm goto.  Elsewhere, for ThreadSanitizer, and
+ * where F_NO_ASM is defined (./configure --disable-asm, which tests the
+ * fallback on x86-64), F_LOAD_BOUND_: one instruction more per fork and
+ * per sync's bound (bench/floor, typed fib 36.84 against 35.86 per fork +
+ * sync, December 2026), the code that every other machine runs. */
 #if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__) &&            \
-    !defined(__SANITIZE_THREAD__)
+    !defined(__SANITIZE_THREAD__) && !defined(F_NO_ASM)
 static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const *p)
 {
     __asm__ goto("cmpq %1, %0\n\tjae %l[above]" : : "r"(t), "m"(*p) : "cc" : above);
