@@ -407,11 +407,11 @@ static long parse_long(const char *name, const char *s, long lo, long hi)
     return v;
 }
 
-static void usage(FILE *to)
+static void usage(void)
 {
-    fprintf(to, "usage: %s --shape=NAME [--reps=N] [--servers=S]\n", prog);
+    printf("usage: %s --shape=NAME [--reps=N] [--servers=S]\n", prog);
     for (size_t k = 0; k < NSHAPES; ++k)
-        fprintf(to, "  %-17s %s\n", shapes[k].name, shapes[k].what);
+        printf("  %-17s %s\n", shapes[k].name, shapes[k].what);
 }
 
 int main(int argc, char **argv)
@@ -424,13 +424,16 @@ int main(int argc, char **argv)
         { "servers", required_argument, NULL, 's' }, { "help", no_argument, NULL, 'h' },
         { NULL, 0, NULL, 0 }
     };
+    opterr = 0; /* one line of our own instead of getopt's and the usage */
     for (int c; (c = getopt_long(argc, argv, "", longopts, NULL)) != -1;) {
         switch (c) {
         case 'w': name = optarg; break;
         case 'n': reps = parse_long("reps", optarg, 1, 1000000); break;
         case 's': servers = (int)parse_long("servers", optarg, 1, 1024); break;
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
+        case 'h': usage(); return 0;
+        default:
+            fprintf(stderr, "%s: bad option '%s' (see --help)\n", prog, argv[optind - 1]);
+            return 2;
         }
     }
     if (optind < argc) {
