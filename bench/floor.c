@@ -20,8 +20,10 @@
  * checked with a fallback call), the same recursion as a plain call
  * (fib-call: the floor under a fork), untyped forks and joins through the
  * parent's frame (fib-join), a typed fork in a function that returns
- * early before it forks (knapsack: gcc splits such a function's early
- * returns from its body only where the inline fork and sync are small), a
+ * early before it forks (knapsack, with f_fork_long, and knapsack-task,
+ * Lace's four arguments as F_TASK_4: gcc splits such a function's early
+ * returns off into its callers only where the inline fork and sync are
+ * small, and where it has more than one caller or its address is taken), a
  * loop of forks with one join (fork-loop), a recursion on doubles (pi),
  * run-to-completion filaments created and run (rtc), a pass of one
  * iterative filament with barrier code (pass), and a row of points run by
@@ -38,6 +40,7 @@
 #include <string.h>
 
 #include "filaments.h"
+#include "floor.h"
 
 static const char *prog = "floor";
 
@@ -124,10 +127,6 @@ static void fib_join(long n, long j, void *arg)
  * of the n items at e in capacity c, with Lace's bound (the best so far
  * plus what is left at this item's ratio), the fork checked and a plain
  * call where it failed; the items by decreasing value per weight. */
-struct item {
-    int value;
-    int weight;
-};
 
 #define KNAP_ITEMS 16
 #define KNAP_CAPACITY 400
@@ -174,6 +173,18 @@ static long knap_plain(long c, long n, const struct item *e)
     if (best > knap_best)
         knap_best = best;
     return best;
+}
+
+/* The best value with no bound at all, as knapsack_task finds it. */
+static long knap_plain_all(long c, long n, const struct item *e)
+{
+    if (c < 0)
+        return INT_MIN;
+    if (n == 0 || c == 0)
+        return 0;
+    long with = knap_plain_all(c - e->weight, n - 1, e + 1) + e->value;
+    long without = knap_plain_all(c, n - 1, e + 1);
+    return with > without ? with : without;
 }
 
 static int by_ratio(const void *a, const void *b)
@@ -314,6 +325,18 @@ static long run_knapsack(void)
     return run_typed(knapsack, KNAP_CAPACITY, KNAP_ITEMS, knap_items, want, "knapsack");
 }
 
+static long run_knapsack_task(void)
+{
+    knap_best = INT_MIN; /* no bound: Lace's four-argument search is exhaustive */
+    long want = knap_plain_all(KNAP_CAPACITY, KNAP_ITEMS, knap_items);
+    unsigned long before = forks();
+    long v;
+    check(floor_knapsack_task(knap_items, KNAP_CAPACITY, KNAP_ITEMS, &v), "F_RUN");
+    if (v != want)
+        wrong("knapsack-task", v, want);
+    return (long)(forks() - before);
+}
+
 static long run_fork_loop(void)
 {
     static long hits[LOOP_CHILDREN];
@@ -387,6 +410,7 @@ static const struct shape {
     { "fib-sync-checked", run_fib_sync_checked, "the same, checked, with a fallback call" },
     { "fib-join", run_fib_join, "untyped fork + join in fib(20), results through the frame" },
     { "knapsack", run_knapsack, "typed fork, checked, in a function with early returns" },
+    { "knapsack-task", run_knapsack_task, "the same as F_TASK_4, with four arguments, as Lace's" },
     { "fork-loop", run_fork_loop, "a loop of 1000 forks, one join" },
     { "pi", run_pi, "typed forks on doubles: pi in 4096 strips, halved recursively" },
     { "rtc", run_rtc, "1000 RTC filaments created on server 0 and run" },
