@@ -27,7 +27,11 @@
  *
  * Strips: server s's [begin + s*n/p, begin + (s+1)*n/p), the same on
  * every call of the same range, so a strip's data stays in its server's
- * cache from one call to the next, as an iterative filament's does.  A
+ * cache from one call to the next, as an iterative filament's does.  With
+ * adaptive placement on (the default, F_ADAPT_ANY), a main-thread loop's
+ * strips are claimed in chunks, a late server's taken by the others, and
+ * moved between calls (strips.c); reductions keep the even strips, so
+ * that their fold does not depend on the timing of a call.  A
  * dynamic loop instead claims `chunk` iterations at a time from one
  * shared cursor (`schedule(dynamic, chunk)`).  A reduction gives each
  * strip a partial of its own, one cache line apart, and the caller
@@ -46,6 +50,7 @@
 #include "memory.h"
 #include "server.h"
 #include "state.h"
+#include "strips.h"
 
 /* One call: what each strip needs.  Written by the caller before the
  * strips start, read-only while they run, but for `next`. */
@@ -57,6 +62,7 @@ struct loop {
     unsigned long n;        /* iterations */
     unsigned long chunk;    /* dynamic: iterations per claim; 0: strips */
     int nstrips;
+    int adaptive;           /* strips claimed in chunks and moved (strips.c) */
     char *partials;         /* reduction: strip s's at partials + s * stride */
     size_t stride;
     const void *identity;
@@ -85,6 +91,10 @@ static long strip_start(const struct loop *l, int s)
 /* Strip s, or the chunks the caller claims from a dynamic loop. */
 static void run_strip(struct loop *l, int s)
 {
+    if (l->adaptive) {
+        fi_strips_run(s, l->body, l->arg);
+        return;
+    }
     if (l->chunk != 0) {
         AO_t at;
         while ((at = AO_fetch_and_add(&l->next, l->chunk)) < l->n) {
@@ -127,6 +137,8 @@ static void run_from_main(void)
         fi_servers_team_post(team_strip);
         run_strip(&current, 0);
         fi_servers_team_join();
+        if (current.adaptive)
+            fi_strips_end();
     } else {
         run_strip(&current, 0);
     }
@@ -183,6 +195,7 @@ static struct loop *begin_call(long begin, long end, int bad, struct loop *neste
     l->n = (unsigned long)end - (unsigned long)begin;
     l->nstrips = *from == FROM_BODY ? 1 : fi_lib.nservers;
     l->chunk = 0;
+    l->adaptive = 0;
     return l;
 }
 
@@ -215,7 +228,13 @@ int f_parallel_for(long begin, long end, f_loop_func body, void *arg)
     enum from from;
     int rc;
     struct loop *l = begin_call(begin, end, body == NULL, &nested, &from, &rc);
-    return l != NULL ? run_plain(l, from, body, arg) : rc;
+    if (l == NULL)
+        return rc;
+    if (from == FROM_MAIN && fi_strips_adaptive()) {
+        l->adaptive = 1;
+        fi_strips_begin(body, begin, l->n);
+    }
+    return run_plain(l, from, body, arg);
 }
 
 int f_parallel_for_dynamic(long begin, long end, long chunk, f_loop_func body, void *arg)
