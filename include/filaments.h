@@ -243,8 +243,8 @@ F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
  * arg) over strips [lo, hi) that together cover [begin, end) once, one
  * strip per server, server s's [begin + s*n/p, begin + (s+1)*n/p) for n
  * iterations and p servers, the same strips on every call; returns once
- * every strip has run.  Adaptive placement (f_set_adaptive, not
- * F_ADAPT_NONE) has the main thread's loops claim their strips in chunks,
+ * every strip has run.  F_ADAPT_ALL (f_set_adaptive) has the main
+ * thread's loops claim their strips in chunks,
  * a late server's taken by the others, and move the strips' ends between
  * calls toward what each server ran; reductions keep the even strips.
  * From the main thread outside f_parallel a call is

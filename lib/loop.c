@@ -28,7 +28,7 @@
  * Strips: server s's [begin + s*n/p, begin + (s+1)*n/p), the same on
  * every call of the same range, so a strip's data stays in its server's
  * cache from one call to the next, as an iterative filament's does.  With
- * adaptive placement on (the default, F_ADAPT_ANY), a main-thread loop's
+ * F_ADAPT_ALL (f_set_adaptive), a main-thread loop's
  * strips are claimed in chunks, a late server's taken by the others, and
  * moved between calls (strips.c); reductions keep the even strips, so
  * that their fold does not depend on the timing of a call.  A

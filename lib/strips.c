@@ -16,6 +16,11 @@
  * server runs its own strip, the same iterations every call, and takes
  * nothing.  No clock is read: what a server ran says how fast it was.
  *
+ * Only with F_ADAPT_ALL: the claims and the counts cost an empty loop at
+ * 2 servers some four more cache-line transfers on its critical path
+ * (bench/epcc on a 2-core Xeon VM: 1.1 us a call against 0.43 with even
+ * strips, libgomp 0.73), which a loop of fine grain does not earn back.
+ *
  * A claim word per strip holds the call's number above the chunks claimed
  * so far: a word that shows an earlier call stands for a strip of which
  * nothing is claimed, so the main thread resets no word between calls
@@ -69,7 +74,7 @@ static struct {
 
 int fi_strips_adaptive(void)
 {
-    return fi_lib.adapt != F_ADAPT_NONE && !fi_lib.adapt_off && st.nservers > 1;
+    return fi_lib.adapt == F_ADAPT_ALL && !fi_lib.adapt_off && st.nservers > 1;
 }
 
 /* Even strips: server s's begins at floor(s*n/p). */

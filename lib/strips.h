@@ -15,7 +15,7 @@
 
 #include "base.h"
 
-/* Is adaptive placement on for loops (F_ADAPT_ANY or F_ADAPT_ALL, and not
+/* Is adaptive placement on for loops (F_ADAPT_ALL, and not
  * FILAMENTS_ADAPT=none), with 2 servers or more? */
 FI_HIDDEN int fi_strips_adaptive(void);
 

@@ -108,7 +108,7 @@ START_TEST(test_loop_each_index_once)
 }
 END_TEST
 
-/* Adaptive placement (the default): every index once in every call, in
+/* Adaptive placement (F_ADAPT_ALL): every index once in every call, in
  * chunks; also with the strips' ends moved on every call. */
 START_TEST(test_loop_adaptive_each_index_once)
 {
@@ -118,6 +118,7 @@ START_TEST(test_loop_adaptive_each_index_once)
     f_finalize();
     t_start(p);
     ck_assert_int_eq(f_get_adaptive(), F_ADAPT_ANY);
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_ALL), F_OK);
     for (int b = 0; b < NBEGINS; ++b)
         for (int z = 0; z < NSIZES; ++z) {
             struct seen w;
@@ -151,14 +152,15 @@ START_TEST(test_loop_adaptive_slow_server)
     int p = t_start(t_servers_cap(2 + _i));
     struct slow sl = { 0, p };
     long n = 400;
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_ALL), F_OK);
     for (int call = 0; call < 40; ++call) {
         atomic_store(&sl.by_last, 0);
         ck_assert_int_eq(f_parallel_for(0, n, slow_body, &sl), F_OK);
     }
     /* Even: n/p each.  Adapted: well under, whoever took the rest. */
     ck_assert_int_lt(t_ldl(&sl.by_last), n / p * 3 / 4);
-    /* Fixed strips keep it. */
-    ck_assert_int_eq(f_set_adaptive(F_ADAPT_NONE), F_OK);
+    /* Fixed strips, the default's, keep it. */
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_ANY), F_OK);
     atomic_store(&sl.by_last, 0);
     ck_assert_int_eq(f_parallel_for(0, n, slow_body, &sl), F_OK);
     ck_assert_int_eq(t_ldl(&sl.by_last), n - n * (p - 1) / p);
@@ -532,7 +534,6 @@ END_TEST
 START_TEST(test_loop_between_creation_and_run)
 {
     int p = t_start_loop(_i);
-    ck_assert_int_eq(f_set_adaptive(F_ADAPT_NONE), F_OK);
     atomic_long count;
     atomic_init(&count, 0);
     for (int s = 0; s < p; ++s)
