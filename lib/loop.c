@@ -28,12 +28,12 @@
  * Strips: server s's [begin + s*n/p, begin + (s+1)*n/p), the same on
  * every call of the same range, so a strip's data stays in its server's
  * cache from one call to the next, as an iterative filament's does.  With
- * F_ADAPT_ALL (f_set_adaptive), a main-thread loop's
- * strips are claimed in chunks, a late server's taken by the others, and
- * moved between calls (strips.c); reductions keep the even strips, so
- * that their fold does not depend on the timing of a call.  A
- * dynamic loop instead claims `chunk` iterations at a time from one
- * shared cursor (`schedule(dynamic, chunk)`).  A reduction gives each
+ * F_ADAPT_ALL (f_set_adaptive), a main-thread loop's strips are claimed
+ * in chunks, a late server's taken by the others, and moved between calls
+ * (strips.c); reductions keep the even strips, so that their fold does
+ * not depend on the timing of a call.  A dynamic loop instead claims
+ * `chunk` iterations at a time from one shared cursor
+ * (`schedule(dynamic, chunk)`).  A reduction gives each
  * strip a partial of its own, one cache line apart, and the caller
  * combines them in strip order, so the result depends only on the strips.
  *
