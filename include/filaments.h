@@ -236,6 +236,135 @@ F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
  * one's with its frame first, F_CALL(fib, fr, n - 2). */
 #define F_CALL(name, ...) name##_body_(__VA_ARGS__)
 
+/* -------------------------------------------------------- parallel loops */
+
+/*
+ * A parallel loop, as `#pragma omp parallel for` runs one: body(lo, hi,
+ * arg) over strips [lo, hi) that together cover [begin, end) once, one
+ * strip per server, server s's [begin + s*n/p, begin + (s+1)*n/p) for n
+ * iterations and p servers, the same strips on every call; returns once
+ * every strip has run.  F_ADAPT_ALL (f_set_adaptive) has the main
+ * thread's loops claim their strips in chunks,
+ * a late server's taken by the others, and move the strips' ends between
+ * calls toward what each server ran; reductions keep the even strips.
+ * From the main thread outside f_parallel a call is
+ * a run of its own, in which the main thread runs strip 0; from a filament
+ * the strips are forked as its children and joined (TBB's parallel_for in
+ * a task); from a loop's body the range runs there, serially (OpenMP's
+ * nested region of one thread).  F_OK, F_EINVAL (body NULL, begin > end)
+ * or F_ESTATE; an empty range runs nothing.  See f_parallel_for(3).
+ */
+typedef void (*f_loop_func)(long begin, long end, void *arg);
+F_API int f_parallel_for(long begin, long end, f_loop_func body, void *arg);
+/* As `schedule(dynamic, chunk)`: each server claims `chunk` iterations at
+ * a time until none are left (F_EINVAL: chunk < 1). */
+F_API int f_parallel_for_dynamic(long begin, long end, long chunk, f_loop_func body, void *arg);
+
+/*
+ * A reduction loop, as a `reduction` clause: each strip accumulates into a
+ * private partial of `size` bytes that starts as a copy of *identity; the
+ * partials are then combined into *result in strip order, combine(result,
+ * partial_0), ..., combine(result, partial_p-1), on the calling thread,
+ * so the same strips give the same bits on every call.
+ */
+typedef void (*f_combine_func)(void *into, const void *from);
+typedef void (*f_reduce_loop_func)(long begin, long end, void *arg, void *partial);
+F_API int f_parallel_reduce(long begin, long end, f_reduce_loop_func body, void *arg,
+                            void *result, const void *identity, size_t size,
+                            f_combine_func combine);
+
+/*
+ * A loop's variables without a structure, as F_TASK_n gives a task's:
+ *     F_LOOP_2(scale, lo, hi, double *, x, double, k)
+ *     {
+ *         for (long i = lo; i < hi; ++i)
+ *             x[i] *= k;
+ *     }
+ *     ...  rc = F_PARALLEL_FOR(scale, 0, n, x, 2.0);
+ * F_LOOP_n(name, lo, hi, T1, a1, ..., Tn, an) { body }, n = 0 .. 10,
+ * defines name, an f_loop_func, whose body sees its strip as lo, hi and
+ * the variables as a1 .. an, loaded once per strip (the body is inlined
+ * into name).  F_PARALLEL_FOR(name, begin, end, a1, ..., an) runs it as
+ * f_parallel_for; F_PARALLEL_FOR_DYNAMIC(name, begin, end, chunk, a1,
+ * ..., an) as f_parallel_for_dynamic.  See F_LOOP(3).
+ */
+#define F_LOOP_0(name, lo, hi) F_LOOP_0_(name, lo, hi)
+#define F_LOOP_1(name, lo, hi, T1, a1) F_LOOP_N_(1, name, lo, hi, T1, a1)
+#define F_LOOP_2(name, lo, hi, T1, a1, T2, a2) F_LOOP_N_(2, name, lo, hi, T1, a1, T2, a2)
+#define F_LOOP_3(name, lo, hi, T1, a1, T2, a2, T3, a3)                                         \
+    F_LOOP_N_(3, name, lo, hi, T1, a1, T2, a2, T3, a3)
+#define F_LOOP_4(name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4)                                 \
+    F_LOOP_N_(4, name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4)
+#define F_LOOP_5(name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5)                         \
+    F_LOOP_N_(5, name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5)
+#define F_LOOP_6(name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6)                 \
+    F_LOOP_N_(6, name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6)
+#define F_LOOP_7(name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7)         \
+    F_LOOP_N_(7, name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7)
+#define F_LOOP_8(name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8) \
+    F_LOOP_N_(8, name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8)
+#define F_LOOP_9(name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8, \
+                 T9, a9)                                                                       \
+    F_LOOP_N_(9, name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8, a8, \
+              T9, a9)
+#define F_LOOP_10(name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8,    \
+                  a8, T9, a9, T10, a10)                                                        \
+    F_LOOP_N_(10, name, lo, hi, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, T7, a7, T8,    \
+              a8, T9, a9, T10, a10)
+#define F_PARALLEL_FOR(name, ...) name##_for_(__VA_ARGS__)
+#define F_PARALLEL_FOR_DYNAMIC(name, ...) name##_dynamic_(__VA_ARGS__)
+
+/*
+ * The same for a reduction loop, whose body also sees acc, a TR * to its
+ * strip's private partial:
+ *     F_LOOP_REDUCE_2(dot, lo, hi, double, acc, const double *, x, const double *, y)
+ *     {
+ *         double s = *acc;
+ *         for (long i = lo; i < hi; ++i)
+ *             s += x[i] * y[i];
+ *         *acc = s;
+ *     }
+ *     ...  rc = F_PARALLEL_REDUCE(dot, 0, n, F_SUM, &total, x, y);
+ * F_PARALLEL_REDUCE(name, begin, end, op, result, a1, ..., an): op F_SUM,
+ * F_MIN or F_MAX, for TR long or double (F_EINVAL for another TR), with
+ * the op's identity (0, the type's largest, its smallest: for double
+ * +-infinity).  F_PARALLEL_REDUCE_WITH(name, begin, end, combine,
+ * identity, result, a1, ..., an): the program's own (identity a const TR *).
+ */
+#define F_LOOP_REDUCE_0(name, lo, hi, TR, acc) F_LOOP_REDUCE_0_(name, lo, hi, TR, acc)
+#define F_LOOP_REDUCE_1(name, lo, hi, TR, acc, T1, a1)                                         \
+    F_LOOP_REDUCE_N_(1, name, lo, hi, TR, acc, T1, a1)
+#define F_LOOP_REDUCE_2(name, lo, hi, TR, acc, T1, a1, T2, a2)                                 \
+    F_LOOP_REDUCE_N_(2, name, lo, hi, TR, acc, T1, a1, T2, a2)
+#define F_LOOP_REDUCE_3(name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3)                         \
+    F_LOOP_REDUCE_N_(3, name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3)
+#define F_LOOP_REDUCE_4(name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4)                 \
+    F_LOOP_REDUCE_N_(4, name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4)
+#define F_LOOP_REDUCE_5(name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5)         \
+    F_LOOP_REDUCE_N_(5, name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5)
+#define F_LOOP_REDUCE_6(name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6) \
+    F_LOOP_REDUCE_N_(6, name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6)
+#define F_LOOP_REDUCE_7(name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, \
+                        T7, a7)                                                                \
+    F_LOOP_REDUCE_N_(7, name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, \
+                     T7, a7)
+#define F_LOOP_REDUCE_8(name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, \
+                        T7, a7, T8, a8)                                                        \
+    F_LOOP_REDUCE_N_(8, name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, \
+                     T7, a7, T8, a8)
+#define F_LOOP_REDUCE_9(name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, \
+                        T7, a7, T8, a8, T9, a9)                                                \
+    F_LOOP_REDUCE_N_(9, name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6, a6, \
+                     T7, a7, T8, a8, T9, a9)
+#define F_LOOP_REDUCE_10(name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6,    \
+                         a6, T7, a7, T8, a8, T9, a9, T10, a10)                                 \
+    F_LOOP_REDUCE_N_(10, name, lo, hi, TR, acc, T1, a1, T2, a2, T3, a3, T4, a4, T5, a5, T6,    \
+                     a6, T7, a7, T8, a8, T9, a9, T10, a10)
+#define F_PARALLEL_REDUCE(name, begin, end, op, ...)                                           \
+    name##_reduce_op_((op), (begin), (end), __VA_ARGS__)
+#define F_PARALLEL_REDUCE_WITH(name, begin, end, combine, identity, ...)                       \
+    name##_reduce_((combine), (identity), (begin), (end), __VA_ARGS__)
+
 /* ------------------------------------------------------------ reductions */
 
 /* One padded slot per server, no lock, combined by f_reduction_value. */
@@ -341,6 +470,8 @@ F_API int f_set_poll(f_poll_func poll, void *arg);
 
 /* The inline fast paths of the calls marked "Inline" above: not an interface. */
 #include "filaments/inline-private.h"
+/* What the parallel loop macros expand to: not an interface. */
+#include "filaments/loop-private.h"
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@
 #include "barrier.h"
 #include "forkjoin.h"
 #include "handoff.h"
+#include "loop.h"
+#include "strips.h"
 #include "phase.h"
 #include "row.h"
 #include "rtc.h"
@@ -36,6 +38,8 @@ static const struct fi_mechanism *const mechanisms[] = {
     &fi_sched_mechanism,     /* the run's start, the polls (scheduler.c) */
     &fi_handoff_mechanism,   /* each server's CPU clock; cores traded in this run? (handoff.c) */
     &fi_owned_mechanism,     /* reductions and continuations (memory.c) */
+    &fi_strips_mechanism,    /* loops' adaptive strips: placements, claims (strips.c) */
+    &fi_loop_mechanism,      /* the main thread's loop partials (loop.c) */
     &fi_stats_mechanism,     /* FILAMENTS_STATS (stats.c) */
     /* Last: its begin_run is the closest to the run's start, its end_run
      * to the run's end. */
@@ -129,8 +133,10 @@ int f_initialize(int nservers)
         return rc;
     if ((rc = fi_waitset_init(&fi_lib.main_wait)) < 0)
         goto undo_servers_wait;
-    if ((rc = alloc_servers(nservers)) < 0)
+    if ((rc = fi_waitset_init(&fi_lib.team_wait)) < 0)
         goto undo_main_wait;
+    if ((rc = alloc_servers(nservers)) < 0)
+        goto undo_team_wait;
     if ((rc = alloc_all(&env)) < 0)
         goto undo_servers;
     if ((rc = fi_servers_start(env.bind, open_server)) < 0)
@@ -143,6 +149,8 @@ undo_mechanisms:
     free_first(NMECHANISMS);
 undo_servers:
     free_servers();
+undo_team_wait:
+    fi_waitset_destroy(&fi_lib.team_wait);
 undo_main_wait:
     fi_waitset_destroy(&fi_lib.main_wait);
 undo_servers_wait:
@@ -163,6 +171,7 @@ void f_finalize(void)
     EACH(discard)(fi_vararg_discard);
     free_first(NMECHANISMS);
     free_servers();
+    fi_waitset_destroy(&fi_lib.team_wait);
     fi_waitset_destroy(&fi_lib.main_wait);
     fi_waitset_destroy(&fi_lib.servers_wait);
     fi_lib.nservers = 0;

@@ -8,7 +8,11 @@
  * with a release, so everything the main thread created before is visible
  * to the servers; each server checks out when it is done, and the main
  * thread returns once all have, so no server touches the library's state
- * after it returns.  Server threads get FI_STACK_BYTES of stack, for
+ * after it returns.  A loop's team (fi_servers_team_post, for loop.c) is
+ * a lighter job: servers 1 .. n-1 only, while the main thread does server
+ * 0's share itself, so that server 0's thread is never woken for it; the
+ * members park in a waitset of their own (team_wait), so that a loop's
+ * wake-up does not wake server 0 to no purpose.  Server threads get FI_STACK_BYTES of stack, for
  * helper-join recursion.  What a job or a thread's start means to each
  * mechanism is the caller's (lifecycle.c): this file knows none of them.
  */
@@ -24,13 +28,28 @@
 static void (*open_server)(struct fi_server *me, int open);
 
 struct run_wait {
-    AO_t gen;
+    AO_t gen, team_gen;
+    int team;  /* a member of loops' teams: not server 0 */
 };
 
 static int run_posted(void *ctx)
 {
     const struct run_wait *w = ctx;
-    return AO_load_acquire(&fi_lib.run_gen) != w->gen || AO_load_acquire(&fi_lib.shutdown);
+    /* Acquire: pairs with the release that posted the run, the loop or the shutdown. */
+    return AO_load_acquire(&fi_lib.run_gen) != w->gen ||
+           (w->team && AO_load_acquire(&fi_lib.team_gen) != w->team_gen) ||
+           AO_load_acquire(&fi_lib.shutdown);
+}
+
+/* A loop's team member's share (fi_servers_team_post), then its check-out. */
+static void team_job(struct fi_server *me, struct run_wait *w)
+{
+    w->team_gen = AO_load(&fi_lib.team_gen);
+    fi_lib.team_job(me);    /* published with team_gen */
+    /* Release: this server's share before the main thread returns from
+     * the loop; pairs with team_checked_out. */
+    if (AO_fetch_and_add1_release(&fi_lib.team_done) == (AO_t)fi_lib.nservers - 2)
+        fi_wake_all(&fi_lib.main_wait);
 }
 
 static void *server_main(void *arg)
@@ -38,19 +57,28 @@ static void *server_main(void *arg)
     struct fi_server *me = arg;
     fi_self = me;
     f_self_slot_ = (size_t)me->index * FI_CACHE_LINE;
-    struct run_wait w = { .gen = 0 };
+    struct run_wait w = { .gen = 0, .team_gen = 0, .team = me->index > 0 };
+    struct fi_waitset *parked = w.team ? &fi_lib.team_wait : &fi_lib.servers_wait;
+    /* Between runs the main thread needs a core to post the next one; the
+     * members of a loop's team leave it the core of server 0, which the
+     * main thread stands in for, unless the servers outnumber the cores. */
+    int cede = w.team ? fi_lib.oversubscribed : fi_lib.servers_fill_cores;
     open_server(me, 1);
     /* Release: what open moved into this thread (the deque, deque.c),
      * before the main thread forks into it; pairs with all_started. */
     if (AO_fetch_and_add1_release(&fi_lib.started) == (AO_t)fi_lib.nservers - 1)
         fi_wake_all(&fi_lib.main_wait);
     for (;;) {
-        /* Between runs the main thread needs a core to post the next one. */
-        fi_wait_until(&fi_lib.servers_wait, run_posted, &w, fi_lib.servers_fill_cores,
-                      FI_PARK_YIELD_NS, NULL);
+        fi_wait_until(parked, run_posted, &w, cede, FI_PARK_YIELD_NS, NULL);
         if (AO_load_acquire(&fi_lib.shutdown)) {
             open_server(me, 0);    /* what it moved outlives the thread */
             return NULL;
+        }
+        /* A loop's team is posted only between runs and joined before the
+         * next run is posted: at most one of the two words has moved. */
+        if (w.team && AO_load(&fi_lib.team_gen) != w.team_gen) {
+            team_job(me, &w);
+            continue;
         }
         w.gen = AO_load(&fi_lib.run_gen);
         fi_lib.job(me);    /* published with run_gen */
@@ -65,6 +93,7 @@ static void stop_threads(int n)
 {
     AO_store_release(&fi_lib.shutdown, 1);
     fi_wake_all(&fi_lib.servers_wait);
+    fi_wake_all(&fi_lib.team_wait);
     for (int k = 0; k < n; ++k)
         pthread_join(fi_lib.servers[k].thread, NULL);
 }
@@ -150,6 +179,7 @@ int fi_servers_start(int bind_setting, void (*open)(struct fi_server *me, int op
     AO_store(&fi_lib.shutdown, 0);
     AO_store(&fi_lib.started, 0);
     AO_store(&fi_lib.checked_out, 0);
+    AO_store(&fi_lib.team_gen, 0);
     pthread_attr_t attr;
     if (pthread_attr_init(&attr) != 0)
         return F_ENOMEM;
@@ -195,6 +225,29 @@ void fi_servers_each(void (*job)(struct fi_server *me))
      * far, before the servers see it; pairs with run_posted. */
     AO_store_release(&fi_lib.run_gen, AO_load(&fi_lib.run_gen) + 1);
     fi_wake_all(&fi_lib.servers_wait);
+    fi_wake_all(&fi_lib.team_wait);
     fi_wait_until(&fi_lib.main_wait, all_checked_out, NULL, fi_lib.servers_fill_cores,
+                  FI_PARK_YIELD_NS, NULL);
+}
+
+void fi_servers_team_post(void (*job)(struct fi_server *me))
+{
+    fi_lib.team_job = job;
+    AO_store(&fi_lib.team_done, 0);
+    /* Release: the job and the loop it runs before the members see it;
+     * pairs with run_posted. */
+    AO_store_release(&fi_lib.team_gen, AO_load(&fi_lib.team_gen) + 1);
+    fi_wake_all(&fi_lib.team_wait);
+}
+
+static int team_checked_out(void *ctx)
+{
+    return AO_load_acquire(&fi_lib.team_done) == (AO_t)fi_lib.nservers - 1;
+}
+
+void fi_servers_team_join(void)
+{
+    /* The main thread and the members are no more threads than servers. */
+    fi_wait_until(&fi_lib.main_wait, team_checked_out, NULL, fi_lib.oversubscribed,
                   FI_PARK_YIELD_NS, NULL);
 }

@@ -87,5 +87,11 @@ FI_HIDDEN FI_MUST_CHECK int fi_servers_start(int bind_setting,
                                              void (*open)(struct fi_server *me, int open));
 FI_HIDDEN void fi_servers_stop(void);
 FI_HIDDEN void fi_servers_each(void (*job)(struct fi_server *me));
+/* A loop's team (loop.c), from the main thread between runs, 2 servers or
+ * more: post has servers 1 .. n-1 each do job(server) on its own thread,
+ * while the caller does server 0's share itself; join returns once all of
+ * them have.  No other job may be posted in between. */
+FI_HIDDEN void fi_servers_team_post(void (*job)(struct fi_server *me));
+FI_HIDDEN void fi_servers_team_join(void);
 
 #endif /* FI_SERVER_H */

@@ -79,6 +79,12 @@ struct fi_lib {
      * Each server decrements it once (fi_count_at_work). */
     _Alignas(FI_CACHE_LINE) volatile AO_t unstarted;
     unsigned long run_posted_ns;
+    /* A loop's team, main -> servers 1 .. n-1 between runs: `team_job`,
+     * published with team_gen (server.c, for loop.c). */
+    _Alignas(FI_CACHE_LINE) volatile AO_t team_gen;
+    void (*team_job)(struct fi_server *me);
+    /* Team members -> main: done with the loop (server.c). */
+    _Alignas(FI_CACHE_LINE) volatile AO_t team_done;
     /* Servers -> main: servers started (f_initialize), and done with a run (server.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t started;
     volatile AO_t checked_out;
@@ -98,8 +104,11 @@ struct fi_lib {
     /* Settling stages ended: the last server to go idle bumps it. */
     _Alignas(FI_CACHE_LINE) volatile AO_t settled;
 
-    /* Sleeping servers, and the main thread asleep in f_parallel (wait.c). */
+    /* Sleeping servers, and the main thread asleep in f_parallel or in a
+     * loop (wait.c); servers 1 .. n-1 parked between runs sleep in
+     * team_wait, where a loop's post wakes them and not server 0. */
     _Alignas(FI_CACHE_LINE) struct fi_waitset servers_wait;
+    _Alignas(FI_CACHE_LINE) struct fi_waitset team_wait;
     _Alignas(FI_CACHE_LINE) struct fi_waitset main_wait;
 };
 
