@@ -26,8 +26,9 @@
  * small, and where it has more than one caller or its address is taken), a
  * loop of forks with one join (fork-loop), a recursion on doubles (pi),
  * run-to-completion filaments created and run (rtc), a pass of one
- * iterative filament with barrier code (pass), and a row of points run by
- * a range version (range).  One server and pruning off, unless --servers
+ * iterative filament with barrier code (pass), a row of points run by a
+ * range version (range), and a parallel loop call, plain and with a sum
+ * (loop, loop-reduce).  One server and pruning off, unless --servers
  * says otherwise: the counts are then the program's and the library's
  * code alone, repeatable on a busy machine.
  */
@@ -274,6 +275,26 @@ static inline void add_point(long i, long j, void *arg)
 }
 F_RANGE_VERSION(add_point)
 
+/* A parallel loop as OpenMP users write it (f_parallel_for(3)): a call
+ * from the main thread over LOOP_POINTS points, LOOP_CALLS times, and the
+ * same loop with a sum. */
+#define LOOP_POINTS 100
+#define LOOP_CALLS 1000
+
+F_LOOP_1(add_ones, lo, hi, long *, v)
+{
+    for (long k = lo; k < hi; ++k)
+        v[k] += 1;
+}
+
+F_LOOP_REDUCE_1(sum_of, lo, hi, long, acc, const long *, v)
+{
+    long s = *acc;
+    for (long k = lo; k < hi; ++k)
+        s += v[k];
+    *acc = s;
+}
+
 /* ------------------------------------------------------------ the shapes */
 
 /* One instance of each shape; each returns its units (per). */
@@ -400,6 +421,32 @@ static long run_range(void)
     return ROW_POINTS * ROW_PASSES;
 }
 
+static long run_loop(void)
+{
+    static long v[LOOP_POINTS];
+    memset(v, 0, sizeof v);
+    for (long c = 0; c < LOOP_CALLS; ++c)
+        check(F_PARALLEL_FOR(add_ones, 0, LOOP_POINTS, v), "F_PARALLEL_FOR");
+    for (long k = 0; k < LOOP_POINTS; ++k)
+        if (v[k] != LOOP_CALLS)
+            wrong("loop", v[k], LOOP_CALLS);
+    return LOOP_CALLS;
+}
+
+static long run_loop_reduce(void)
+{
+    static long v[LOOP_POINTS];
+    for (long k = 0; k < LOOP_POINTS; ++k)
+        v[k] = k;
+    for (long c = 0; c < LOOP_CALLS; ++c) {
+        long total = 0;
+        check(F_PARALLEL_REDUCE(sum_of, 0, LOOP_POINTS, F_SUM, &total, v), "F_PARALLEL_REDUCE");
+        if (total != LOOP_POINTS * (LOOP_POINTS - 1) / 2)
+            wrong("loop-reduce", total, LOOP_POINTS * (LOOP_POINTS - 1) / 2);
+    }
+    return LOOP_CALLS;
+}
+
 static const struct shape {
     const char *name;
     long (*run)(void);
@@ -416,6 +463,8 @@ static const struct shape {
     { "rtc", run_rtc, "1000 RTC filaments created on server 0 and run" },
     { "pass", run_pass, "a pass of one iterative filament, barrier code counting 1000" },
     { "range", run_range, "a point of a 1000-point row run by a range version, 10 passes" },
+    { "loop", run_loop, "a parallel loop call over 100 points from the main thread" },
+    { "loop-reduce", run_loop_reduce, "the same with a sum (F_PARALLEL_REDUCE)" },
 };
 #define NSHAPES (sizeof shapes / sizeof shapes[0])
 
