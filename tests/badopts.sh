@@ -101,6 +101,8 @@ bad "$srcdir/scripts/oversubscription" --bogus
 bad "$srcdir/scripts/run-tests" --bogus
 bad "$srcdir/scripts/setup" --bogus
 bad "$srcdir/scripts/debian-check" --bogus
+bad "$srcdir/scripts/cross-tests" --bogus
+bad "$srcdir/scripts/cross-tests" i386 . _build/i386 tests/check_queue
 bad "$srcdir/tests/installed.sh" --bogus
 bad "$srcdir/scripts/trace-chart" --bogus x.json
 bad "$srcdir/scripts/trace-chart"
