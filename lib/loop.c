@@ -155,7 +155,7 @@ static int where(enum from *from)
         *from = FROM_BODY;
     else if (fi_self == NULL && fi_state() == FI_READY)
         *from = FROM_MAIN;
-    else if (fi_self != NULL && fi_state() == FI_RUNNING)
+    else if (fi_self != NULL && fi_state() == FI_RUNNING && !fi_self->creating)
         *from = FROM_FILAMENT;
     else
         return F_ESTATE;

@@ -59,14 +59,17 @@ static void *server_main(void *arg)
     f_self_slot_ = (size_t)me->index * FI_CACHE_LINE;
     struct run_wait w = { .gen = 0, .team_gen = 0, .team = me->index > 0 };
     struct fi_waitset *parked = w.team ? &fi_lib.team_wait : &fi_lib.servers_wait;
+    /* Between runs the main thread needs a core to post the next one; the
+     * members of a loop's team leave it the core of server 0, which the
+     * main thread stands in for, unless the servers outnumber the cores. */
+    int cede = w.team ? fi_lib.oversubscribed : fi_lib.servers_fill_cores;
     open_server(me, 1);
     /* Release: what open moved into this thread (the deque, deque.c),
      * before the main thread forks into it; pairs with all_started. */
     if (AO_fetch_and_add1_release(&fi_lib.started) == (AO_t)fi_lib.nservers - 1)
         fi_wake_all(&fi_lib.main_wait);
     for (;;) {
-        /* Between runs the main thread needs a core to post the next one. */
-        fi_wait_until(parked, run_posted, &w, fi_lib.servers_fill_cores, FI_PARK_YIELD_NS, NULL);
+        fi_wait_until(parked, run_posted, &w, cede, FI_PARK_YIELD_NS, NULL);
         if (AO_load_acquire(&fi_lib.shutdown)) {
             open_server(me, 0);    /* what it moved outlives the thread */
             return NULL;
@@ -244,6 +247,7 @@ static int team_checked_out(void *ctx)
 
 void fi_servers_team_join(void)
 {
-    fi_wait_until(&fi_lib.main_wait, team_checked_out, NULL, fi_lib.servers_fill_cores,
+    /* The main thread and the members are no more threads than servers. */
+    fi_wait_until(&fi_lib.main_wait, team_checked_out, NULL, fi_lib.oversubscribed,
                   FI_PARK_YIELD_NS, NULL);
 }
