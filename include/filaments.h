@@ -243,7 +243,11 @@ F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
  * arg) over strips [lo, hi) that together cover [begin, end) once, one
  * strip per server, server s's [begin + s*n/p, begin + (s+1)*n/p) for n
  * iterations and p servers, the same strips on every call; returns once
- * every strip has run.  From the main thread outside f_parallel a call is
+ * every strip has run.  F_ADAPT_ALL (f_set_adaptive) has the main
+ * thread's loops claim their strips in chunks,
+ * a late server's taken by the others, and move the strips' ends between
+ * calls toward what each server ran; reductions keep the even strips.
+ * From the main thread outside f_parallel a call is
  * a run of its own, in which the main thread runs strip 0; from a filament
  * the strips are forked as its children and joined (TBB's parallel_for in
  * a task); from a loop's body the range runs there, serially (OpenMP's

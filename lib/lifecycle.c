@@ -16,6 +16,7 @@
 #include "forkjoin.h"
 #include "handoff.h"
 #include "loop.h"
+#include "strips.h"
 #include "phase.h"
 #include "row.h"
 #include "rtc.h"
@@ -37,6 +38,7 @@ static const struct fi_mechanism *const mechanisms[] = {
     &fi_sched_mechanism,     /* the run's start, the polls (scheduler.c) */
     &fi_handoff_mechanism,   /* each server's CPU clock; cores traded in this run? (handoff.c) */
     &fi_owned_mechanism,     /* reductions and continuations (memory.c) */
+    &fi_strips_mechanism,    /* loops' adaptive strips: placements, claims (strips.c) */
     &fi_loop_mechanism,      /* the main thread's loop partials (loop.c) */
     &fi_stats_mechanism,     /* FILAMENTS_STATS (stats.c) */
     /* Last: its begin_run is the closest to the run's start, its end_run

@@ -27,7 +27,11 @@
  *
  * Strips: server s's [begin + s*n/p, begin + (s+1)*n/p), the same on
  * every call of the same range, so a strip's data stays in its server's
- * cache from one call to the next, as an iterative filament's does.  A
+ * cache from one call to the next, as an iterative filament's does.  With
+ * F_ADAPT_ALL (f_set_adaptive), a main-thread loop's
+ * strips are claimed in chunks, a late server's taken by the others, and
+ * moved between calls (strips.c); reductions keep the even strips, so
+ * that their fold does not depend on the timing of a call.  A
  * dynamic loop instead claims `chunk` iterations at a time from one
  * shared cursor (`schedule(dynamic, chunk)`).  A reduction gives each
  * strip a partial of its own, one cache line apart, and the caller
@@ -46,8 +50,10 @@
 #include "memory.h"
 #include "server.h"
 #include "state.h"
+#include "strips.h"
 
-/* One call: what each strip needs. */
+/* One call: what each strip needs.  Written by the caller before the
+ * strips start, read-only while they run, but for `next`. */
 struct loop {
     f_loop_func body;
     f_reduce_loop_func reduce_body;  /* a reduction's, instead of body */
@@ -56,11 +62,13 @@ struct loop {
     unsigned long n;        /* iterations */
     unsigned long chunk;    /* dynamic: iterations per claim; 0: strips */
     int nstrips;
+    int adaptive;           /* strips claimed in chunks and moved (strips.c) */
     char *partials;         /* reduction: strip s's at partials + s * stride */
     size_t stride;
     const void *identity;
     size_t size;
-    /* Dynamic: the next iteration not yet claimed, as an offset from begin. */
+    /* Dynamic: the next iteration not yet claimed, as an offset from
+     * begin; every member's fetch-and-add, on a line of its own. */
     _Alignas(FI_CACHE_LINE) volatile AO_t next;
 };
 
@@ -71,7 +79,7 @@ static char *partials;
 static size_t partials_bytes;
 
 /* Set while the thread runs a strip of a main-thread loop. */
-static __thread int in_body;
+static __thread int in_body __attribute__((tls_model("initial-exec")));
 
 /* The first iteration of strip s: begin + floor(s*n/p), without overflow. */
 static long strip_start(const struct loop *l, int s)
@@ -83,6 +91,10 @@ static long strip_start(const struct loop *l, int s)
 /* Strip s, or the chunks the caller claims from a dynamic loop. */
 static void run_strip(struct loop *l, int s)
 {
+    if (l->adaptive) {
+        fi_strips_run(s, l->body, l->arg);
+        return;
+    }
     if (l->chunk != 0) {
         AO_t at;
         while ((at = AO_fetch_and_add(&l->next, l->chunk)) < l->n) {
@@ -92,8 +104,12 @@ static void run_strip(struct loop *l, int s)
         }
         return;
     }
-    long lo = strip_start(l, s), hi = s + 1 < l->nstrips ? strip_start(l, s + 1)
-                                                        : (long)((unsigned long)l->begin + l->n);
+    long lo = l->begin, hi = (long)((unsigned long)l->begin + l->n);
+    if (l->nstrips > 1) {   /* one strip is the range: no division */
+        lo = strip_start(l, s);
+        if (s + 1 < l->nstrips)
+            hi = strip_start(l, s + 1);
+    }
     if (l->reduce_body != NULL) {
         void *partial = l->partials + (size_t)s * l->stride;
         memcpy(partial, l->identity, l->size);
@@ -112,7 +128,7 @@ static void team_strip(struct fi_server *me)
     in_body = 0;
 }
 
-/* The main thread's loop: a run of its own, strip 0 here. */
+/* The main thread's loop, `current`: a run of its own, strip 0 here. */
 static void run_from_main(void)
 {
     AO_store(&fi_lib.state, FI_RUNNING);    /* no f_parallel or creation from a body */
@@ -121,6 +137,8 @@ static void run_from_main(void)
         fi_servers_team_post(team_strip);
         run_strip(&current, 0);
         fi_servers_team_join();
+        if (current.adaptive)
+            fi_strips_end();
     } else {
         run_strip(&current, 0);
     }
@@ -149,7 +167,15 @@ static int run_nested(struct loop *l)
 /* Where a call comes from. */
 enum from { FROM_MAIN, FROM_FILAMENT, FROM_BODY };
 
-static int where(enum from *from)
+/*
+ * What every call does first: check where it comes from and its range,
+ * and fill the common part of its loop: `current` for the main thread
+ * (so nothing is copied on the way to the team), else *nested.  NULL with
+ * *rc set where the call fails, or where it has nothing to do (an empty
+ * range: *rc is F_OK).  From a body, one strip: the range runs there.
+ */
+static struct loop *begin_call(long begin, long end, int bad, struct loop *nested,
+                               enum from *from, int *rc)
 {
     if (in_body)
         *from = FROM_BODY;
@@ -157,73 +183,73 @@ static int where(enum from *from)
         *from = FROM_MAIN;
     else if (fi_self != NULL && fi_state() == FI_RUNNING && !fi_self->creating)
         *from = FROM_FILAMENT;
-    else
-        return F_ESTATE;
-    return F_OK;
+    else {
+        *rc = F_ESTATE;
+        return NULL;
+    }
+    *rc = bad || begin > end ? F_EINVAL : F_OK;
+    if (*rc < 0 || begin == end)
+        return NULL;
+    struct loop *l = *from == FROM_MAIN ? &current : nested;
+    l->begin = begin;
+    l->n = (unsigned long)end - (unsigned long)begin;
+    l->nstrips = *from == FROM_BODY ? 1 : fi_lib.nservers;
+    l->chunk = 0;
+    l->adaptive = 0;
+    return l;
 }
 
-/* Run l, called from `from` (the main thread or a filament). */
+/* Run l, called from `from`. */
 static int run(struct loop *l, enum from from)
 {
     if (from == FROM_MAIN) {
-        current = *l;
         run_from_main();
+        return F_OK;
+    }
+    if (from == FROM_BODY) {
+        run_strip(l, 0);
         return F_OK;
     }
     return run_nested(l);
 }
 
-/* Check what every call checks, and fill the common part of l. */
-static int begin_call(struct loop *l, long begin, long end, enum from *from)
+/* A loop without reduction: body over l's range, by strips or chunks. */
+static int run_plain(struct loop *l, enum from from, f_loop_func body, void *arg)
 {
-    int rc = where(from);
-    if (rc < 0)
-        return rc;
-    if (begin > end)
-        return F_EINVAL;
-    l->begin = begin;
-    l->n = (unsigned long)end - (unsigned long)begin;
-    /* From a body, one strip: the range runs on the calling thread. */
-    l->nstrips = *from == FROM_BODY ? 1 : fi_lib.nservers;
-    return F_OK;
+    l->body = body;
+    l->reduce_body = NULL;
+    l->arg = arg;
+    return run(l, from);
 }
 
 int f_parallel_for(long begin, long end, f_loop_func body, void *arg)
 {
-    struct loop l = { .body = body, .arg = arg };
+    struct loop nested;
     enum from from;
-    int rc = begin_call(&l, begin, end, &from);
-    if (rc < 0)
+    int rc;
+    struct loop *l = begin_call(begin, end, body == NULL, &nested, &from, &rc);
+    if (l == NULL)
         return rc;
-    if (body == NULL)
-        return F_EINVAL;
-    if (l.n == 0)
-        return F_OK;
-    if (from == FROM_BODY) {
-        body(begin, end, arg);
-        return F_OK;
+    if (from == FROM_MAIN && fi_strips_adaptive()) {
+        l->adaptive = 1;
+        fi_strips_begin(body, begin, l->n);
     }
-    return run(&l, from);
+    return run_plain(l, from, body, arg);
 }
 
 int f_parallel_for_dynamic(long begin, long end, long chunk, f_loop_func body, void *arg)
 {
-    struct loop l = { .body = body, .arg = arg };
+    struct loop nested;
     enum from from;
-    int rc = begin_call(&l, begin, end, &from);
-    if (rc < 0)
+    int rc;
+    struct loop *l = begin_call(begin, end, body == NULL || chunk < 1, &nested, &from, &rc);
+    if (l == NULL)
         return rc;
-    if (body == NULL || chunk < 1)
-        return F_EINVAL;
-    if (l.n == 0)
-        return F_OK;
-    if (from == FROM_BODY) {
-        body(begin, end, arg);
-        return F_OK;
+    if (from != FROM_BODY) {
+        l->chunk = (unsigned long)chunk < l->n ? (unsigned long)chunk : l->n;
+        AO_store(&l->next, 0);
     }
-    l.chunk = (unsigned long)chunk < l.n ? (unsigned long)chunk : l.n;
-    AO_store(&l.next, 0);
-    return run(&l, from);
+    return run_plain(l, from, body, arg);
 }
 
 /* Room for nstrips partials of `size` bytes, a cache line apart each:
@@ -259,23 +285,26 @@ static int partials_room(struct loop *l, enum from from, char *local, size_t loc
 int f_parallel_reduce(long begin, long end, f_reduce_loop_func body, void *arg, void *result,
                       const void *identity, size_t size, f_combine_func combine)
 {
-    struct loop l = { .reduce_body = body, .arg = arg, .identity = identity, .size = size };
+    struct loop nested;
     enum from from;
-    int rc = begin_call(&l, begin, end, &from);
-    if (rc < 0)
+    int rc;
+    int bad = body == NULL || result == NULL || identity == NULL || size == 0 || combine == NULL;
+    struct loop *l = begin_call(begin, end, bad, &nested, &from, &rc);
+    if (l == NULL)
         return rc;
-    if (body == NULL || result == NULL || identity == NULL || size == 0 || combine == NULL)
-        return F_EINVAL;
-    if (l.n == 0)
-        return F_OK;
+    l->body = NULL;
+    l->reduce_body = body;
+    l->arg = arg;
+    l->identity = identity;
+    l->size = size;
     _Alignas(FI_CACHE_LINE) char local[LOCAL_PARTIALS];
     char *block;
-    if ((rc = partials_room(&l, from, local, sizeof local, &block)) < 0)
+    if ((rc = partials_room(l, from, local, sizeof local, &block)) < 0)
         return rc;
-    rc = from == FROM_BODY ? (run_strip(&l, 0), F_OK) : run(&l, from);
+    rc = run(l, from);
     if (rc == F_OK)
-        for (int s = 0; s < l.nstrips; ++s)
-            combine(result, l.partials + (size_t)s * l.stride);
+        for (int s = 0; s < l->nstrips; ++s)
+            combine(result, l->partials + (size_t)s * l->stride);
     fi_free(block);
     return rc;
 }

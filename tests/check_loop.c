@@ -7,6 +7,7 @@
  * thread, from fork/join filaments, from iterative filaments and barrier
  * code, and from a loop's body; at 1, 2, 3, 4 and 8 servers.
  */
+#define _POSIX_C_SOURCE 200809L  /* setenv */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -90,10 +91,12 @@ enum { NBEGINS = sizeof begins / sizeof *begins };
 
 /* ---------------------------------------------------------------- core */
 
-/* Every index once, in whole strips; twice with two calls: the same strips. */
+/* Every index once, in whole strips (fixed placement); twice with two
+ * calls: the same strips. */
 START_TEST(test_loop_each_index_once)
 {
     int p = t_start_loop(_i);
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_NONE), F_OK);
     for (int b = 0; b < NBEGINS; ++b)
         for (int z = 0; z < NSIZES; ++z) {
             struct seen w;
@@ -102,6 +105,65 @@ START_TEST(test_loop_each_index_once)
             ck_assert_int_eq(f_parallel_for(w.begin, w.begin + w.n, seen_body, &w), F_OK);
             seen_check(&w, 2, 2 * nonempty(w.n, p));
         }
+}
+END_TEST
+
+/* Adaptive placement (F_ADAPT_ALL): every index once in every call, in
+ * chunks; also with the strips' ends moved on every call. */
+START_TEST(test_loop_adaptive_each_index_once)
+{
+    int p = t_start_loop(_i);
+    if (_i >= T_NCOUNTS)
+        setenv("FILAMENTS_TEST_MOVES", "1", 1);
+    f_finalize();
+    t_start(p);
+    ck_assert_int_eq(f_get_adaptive(), F_ADAPT_ANY);
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_ALL), F_OK);
+    for (int b = 0; b < NBEGINS; ++b)
+        for (int z = 0; z < NSIZES; ++z) {
+            struct seen w;
+            seen_init(&w, begins[b], sizes[z], 0);
+            for (int k = 0; k < 10; ++k)
+                ck_assert_int_eq(f_parallel_for(w.begin, w.begin + w.n, seen_body, &w), F_OK);
+            seen_check(&w, 10, -1);
+        }
+}
+END_TEST
+
+/* A server whose iterations cost four times the others' (as one whose
+ * core is shared): its strip shrinks over the calls. */
+struct slow {
+    atomic_long by_last;  /* iterations that server p-1 ran in the last call */
+    int p;
+};
+
+static void slow_body(long lo, long hi, void *arg)
+{
+    struct slow *sl = arg;
+    int slow = f_my_server() == sl->p - 1;
+    for (long i = lo; i < hi; ++i)
+        t_work(slow ? 400 : 100);
+    if (slow)
+        atomic_fetch_add(&sl->by_last, hi - lo);
+}
+
+START_TEST(test_loop_adaptive_slow_server)
+{
+    int p = t_start(t_servers_cap(2 + _i));
+    struct slow sl = { 0, p };
+    long n = 400;
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_ALL), F_OK);
+    for (int call = 0; call < 40; ++call) {
+        atomic_store(&sl.by_last, 0);
+        ck_assert_int_eq(f_parallel_for(0, n, slow_body, &sl), F_OK);
+    }
+    /* Even: n/p each.  Adapted: well under, whoever took the rest. */
+    ck_assert_int_lt(t_ldl(&sl.by_last), n / p * 3 / 4);
+    /* Fixed strips, the default's, keep it. */
+    ck_assert_int_eq(f_set_adaptive(F_ADAPT_ANY), F_OK);
+    atomic_store(&sl.by_last, 0);
+    ck_assert_int_eq(f_parallel_for(0, n, slow_body, &sl), F_OK);
+    ck_assert_int_eq(t_ldl(&sl.by_last), n - n * (p - 1) / p);
 }
 END_TEST
 
@@ -621,6 +683,7 @@ Suite *make_suite(void)
     Suite *s = suite_create("loop");
     TCase *core = t_tcase(s, "core");
     tcase_add_loop_test(core, test_loop_each_index_once, 0, T_NCOUNTS);
+    tcase_add_loop_test(core, test_loop_adaptive_each_index_once, 0, 2 * T_NCOUNTS);
     tcase_add_loop_test(core, test_loop_dynamic_each_index_once, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_loop_bitwise_serial, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_loop_time_steps, 0, T_NCOUNTS);
@@ -633,6 +696,8 @@ Suite *make_suite(void)
     TCase *errors = t_tcase(s, "errors");
     tcase_add_test(errors, test_loop_estate_outside_the_library);
     tcase_add_loop_test(errors, test_loop_errors, 0, T_NCOUNTS);
+    TCase *adaptive = t_tcase(s, "adaptive");
+    tcase_add_loop_test(adaptive, test_loop_adaptive_slow_server, 0, 2);
     TCase *stress = t_tcase(s, "stress");
     tcase_add_loop_test(stress, test_loop_many_calls, 0, T_NCOUNTS);
     return s;
