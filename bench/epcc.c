@@ -46,7 +46,7 @@
 #endif
 
 static const char *prog = "epcc";
-static long delay_iters;  /* delay()'s loop, calibrated to --delay-ns */
+static long delay_iters; /* delay()'s loop, calibrated to --delay-ns */
 static int threads = 2;
 static long reps = 10000;
 
@@ -227,7 +227,10 @@ static void start(void)
     }
 }
 
-static void stop(void) { f_finalize(); }
+static void stop(void)
+{
+    f_finalize();
+}
 #endif
 
 static const struct test {
@@ -266,7 +269,7 @@ int main(int argc, char **argv)
         if (strcmp(which, "all") != 0 && strcmp(which, tests[k].name) != 0)
             continue;
         matched = 1;
-        tests[k].run();  /* warm: threads started, caches and branch predictors */
+        tests[k].run(); /* warm: threads started, caches and branch predictors */
         double *us = malloc((size_t)outer * sizeof *us);
         if (us == NULL)
             return 1;

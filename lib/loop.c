@@ -28,12 +28,12 @@
  * Strips: server s's [begin + s*n/p, begin + (s+1)*n/p), the same on
  * every call of the same range, so a strip's data stays in its server's
  * cache from one call to the next, as an iterative filament's does.  With
- * F_ADAPT_ALL (f_set_adaptive), a main-thread loop's
- * strips are claimed in chunks, a late server's taken by the others, and
- * moved between calls (strips.c); reductions keep the even strips, so
- * that their fold does not depend on the timing of a call.  A
- * dynamic loop instead claims `chunk` iterations at a time from one
- * shared cursor (`schedule(dynamic, chunk)`).  A reduction gives each
+ * F_ADAPT_ALL (f_set_adaptive), a main-thread loop's strips are claimed
+ * in chunks, a late server's taken by the others, and moved between calls
+ * (strips.c); reductions keep the even strips, so that their fold does
+ * not depend on the timing of a call.  A dynamic loop instead claims
+ * `chunk` iterations at a time from one shared cursor
+ * (`schedule(dynamic, chunk)`).  A reduction gives each
  * strip a partial of its own, one cache line apart, and the caller
  * combines them in strip order, so the result depends only on the strips.
  *
@@ -56,14 +56,14 @@
  * strips start, read-only while they run, but for `next`. */
 struct loop {
     f_loop_func body;
-    f_reduce_loop_func reduce_body;  /* a reduction's, instead of body */
+    f_reduce_loop_func reduce_body; /* a reduction's, instead of body */
     void *arg;
     long begin;
-    unsigned long n;        /* iterations */
-    unsigned long chunk;    /* dynamic: iterations per claim; 0: strips */
+    unsigned long n;     /* iterations */
+    unsigned long chunk; /* dynamic: iterations per claim; 0: strips */
     int nstrips;
-    int adaptive;           /* strips claimed in chunks and moved (strips.c) */
-    char *partials;         /* reduction: strip s's at partials + s * stride */
+    int adaptive;   /* strips claimed in chunks and moved (strips.c) */
+    char *partials; /* reduction: strip s's at partials + s * stride */
     size_t stride;
     const void *identity;
     size_t size;
@@ -105,7 +105,7 @@ static void run_strip(struct loop *l, int s)
         return;
     }
     long lo = l->begin, hi = (long)((unsigned long)l->begin + l->n);
-    if (l->nstrips > 1) {   /* one strip is the range: no division */
+    if (l->nstrips > 1) { /* one strip is the range: no division */
         lo = strip_start(l, s);
         if (s + 1 < l->nstrips)
             hi = strip_start(l, s + 1);
@@ -131,7 +131,7 @@ static void team_strip(struct fi_server *me)
 /* The main thread's loop, `current`: a run of its own, strip 0 here. */
 static void run_from_main(void)
 {
-    AO_store(&fi_lib.state, FI_RUNNING);    /* no f_parallel or creation from a body */
+    AO_store(&fi_lib.state, FI_RUNNING); /* no f_parallel or creation from a body */
     in_body = 1;
     if (current.nstrips > 1) {
         fi_servers_team_post(team_strip);
@@ -174,8 +174,8 @@ enum from { FROM_MAIN, FROM_FILAMENT, FROM_BODY };
  * *rc set where the call fails, or where it has nothing to do (an empty
  * range: *rc is F_OK).  From a body, one strip: the range runs there.
  */
-static struct loop *begin_call(long begin, long end, int bad, struct loop *nested,
-                               enum from *from, int *rc)
+static struct loop *begin_call(long begin, long end, int bad, struct loop *nested, enum from *from,
+                               int *rc)
 {
     if (in_body)
         *from = FROM_BODY;
@@ -310,7 +310,10 @@ int f_parallel_reduce(long begin, long end, f_reduce_loop_func body, void *arg, 
 }
 
 /* F_PARALLEL_REDUCE's operations (filaments/loop-private.h). */
-static void sum_long(void *into, const void *from) { *(long *)into += *(const long *)from; }
+static void sum_long(void *into, const void *from)
+{
+    *(long *)into += *(const long *)from;
+}
 static void min_long(void *into, const void *from)
 {
     if (*(const long *)from < *(long *)into)
@@ -321,7 +324,10 @@ static void max_long(void *into, const void *from)
     if (*(const long *)from > *(long *)into)
         *(long *)into = *(const long *)from;
 }
-static void sum_double(void *into, const void *from) { *(double *)into += *(const double *)from; }
+static void sum_double(void *into, const void *from)
+{
+    *(double *)into += *(const double *)from;
+}
 static void min_double(void *into, const void *from)
 {
     if (*(const double *)from < *(double *)into)

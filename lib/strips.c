@@ -35,15 +35,15 @@
 #include "strips.h"
 
 enum {
-    NLOOPS = 16,         /* loops remembered */
-    CLAIMS = 8,          /* chunks per strip: a late server holds back an eighth of its strip */
-    CHUNK_BITS = 8,      /* a claim word's chunk count, below the call's number */
+    NLOOPS = 16,    /* loops remembered */
+    CLAIMS = 8,     /* chunks per strip: a late server holds back an eighth of its strip */
+    CHUNK_BITS = 8, /* a claim word's chunk count, below the call's number */
 };
 _Static_assert(CLAIMS < (1 << CHUNK_BITS), "CLAIMS");
 
 /* A loop's placement: strip s is [begin + bound[s], begin + bound[s + 1]). */
 struct placement {
-    f_loop_func body;     /* NULL: a free slot */
+    f_loop_func body; /* NULL: a free slot */
     long begin;
     unsigned long n;
     unsigned long *bound; /* nservers + 1 */
@@ -63,7 +63,7 @@ struct ran {
 static struct {
     int nservers;
     struct placement loops[NLOOPS];
-    unsigned long *bounds;    /* every slot's bound[], in one block */
+    unsigned long *bounds; /* every slot's bound[], in one block */
     double *shares;
     struct claim *claims;
     struct ran *ran;
@@ -123,10 +123,10 @@ static unsigned long run_chunk(const struct placement *pl, int s, int c, f_loop_
                                void *arg)
 {
     unsigned long lo = pl->bound[s], len = pl->bound[s + 1] - lo;
-    unsigned long from = lo + len / CLAIMS * (unsigned long)c +
-                         len % CLAIMS * (unsigned long)c / CLAIMS;
-    unsigned long to = lo + len / CLAIMS * (unsigned long)(c + 1) +
-                       len % CLAIMS * (unsigned long)(c + 1) / CLAIMS;
+    unsigned long from =
+        lo + len / CLAIMS * (unsigned long)c + len % CLAIMS * (unsigned long)c / CLAIMS;
+    unsigned long to =
+        lo + len / CLAIMS * (unsigned long)(c + 1) + len % CLAIMS * (unsigned long)(c + 1) / CLAIMS;
     if (from < to)
         body((long)((unsigned long)pl->begin + from), (long)((unsigned long)pl->begin + to), arg);
     return to - from;

@@ -7,7 +7,7 @@
  * thread, from fork/join filaments, from iterative filaments and barrier
  * code, and from a loop's body; at 1, 2, 3, 4 and 8 servers.
  */
-#define _POSIX_C_SOURCE 200809L  /* setenv */
+#define _POSIX_C_SOURCE 200809L /* setenv */
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,9 +27,9 @@ static long strip_lo(long begin, long n, int p, int s)
 struct seen {
     long begin, n;
     atomic_int *runs;
-    atomic_long strips;      /* calls of the body */
-    atomic_long bad_strips;  /* calls with a range that is no whole strip */
-    int p;                   /* strips expected (0: any, a dynamic loop) */
+    atomic_long strips;     /* calls of the body */
+    atomic_long bad_strips; /* calls with a range that is no whole strip */
+    int p;                  /* strips expected (0: any, a dynamic loop) */
 };
 
 static void seen_init(struct seen *w, long begin, long n, int p)
@@ -133,7 +133,7 @@ END_TEST
 /* A server whose iterations cost four times the others' (as one whose
  * core is shared): its strip shrinks over the calls. */
 struct slow {
-    atomic_long by_last;  /* iterations that server p-1 ran in the last call */
+    atomic_long by_last; /* iterations that server p-1 ran in the last call */
     int p;
 };
 
@@ -237,10 +237,14 @@ START_TEST(test_loop_time_steps)
         double *p = a, *q = b, *sp = sa, *sq = sb;
         for (int it = 0; it < counts[c]; ++it) {
             ck_assert_int_eq(F_PARALLEL_FOR(relax, 1, N - 1, p, q), F_OK);
-            double *t = p; p = q; q = t;          /* serial code between passes */
+            double *t = p;
+            p = q;
+            q = t; /* serial code between passes */
             for (int i = 1; i < N - 1; ++i)
                 sq[i] = (sp[i - 1] + sp[i + 1]) * 0.5;
-            t = sp; sp = sq; sq = t;
+            t = sp;
+            sp = sq;
+            sq = t;
         }
         ck_assert(memcmp(p, sp, sizeof a) == 0);
     }
@@ -351,8 +355,8 @@ END_TEST
  * combine appends in strip order (so the order is visible). */
 struct trail {
     long count;
-    long strips;        /* non-empty strips folded so far */
-    long first[16];     /* the first index of each, in the order combined */
+    long strips;    /* non-empty strips folded so far */
+    long first[16]; /* the first index of each, in the order combined */
 };
 
 static void trail_combine(void *into, const void *from)
@@ -378,8 +382,8 @@ START_TEST(test_loop_reduce_custom_in_strip_order)
     for (int z = 0; z < NSIZES; ++z) {
         long n = sizes[z];
         struct trail t = zero;
-        ck_assert_int_eq(F_PARALLEL_REDUCE_WITH(trail_loop, 10, 10 + n, trail_combine, &zero, &t, 0L),
-                         F_OK);
+        ck_assert_int_eq(
+            F_PARALLEL_REDUCE_WITH(trail_loop, 10, 10 + n, trail_combine, &zero, &t, 0L), F_OK);
         ck_assert_int_eq(t.count, n);
         ck_assert_int_eq(t.strips, nonempty(n, p));
         long k = 0;
@@ -500,7 +504,7 @@ END_TEST
 
 /* From a main-thread loop's body: the inner loop runs there, whole. */
 struct inner {
-    struct seen *rows;  /* one per outer index */
+    struct seen *rows; /* one per outer index */
     long m;
     atomic_long bad;
 };
@@ -621,8 +625,8 @@ START_TEST(test_loop_errors)
     ck_assert_int_eq(f_parallel_for_dynamic(0, 10, 1, NULL, &ran), F_EINVAL);
     ck_assert_int_eq(f_parallel_reduce(0, 10, NULL, &ran, &r, &id, sizeof r, combine_long),
                      F_EINVAL);
-    ck_assert_int_eq(f_parallel_reduce(0, 10, never_reduce, &ran, NULL, &id, sizeof r, combine_long),
-                     F_EINVAL);
+    ck_assert_int_eq(
+        f_parallel_reduce(0, 10, never_reduce, &ran, NULL, &id, sizeof r, combine_long), F_EINVAL);
     ck_assert_int_eq(f_parallel_reduce(0, 10, never_reduce, &ran, &r, NULL, sizeof r, combine_long),
                      F_EINVAL);
     ck_assert_int_eq(f_parallel_reduce(0, 10, never_reduce, &ran, &r, &id, 0, combine_long),

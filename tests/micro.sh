@@ -2,7 +2,7 @@
 # micro.sh - bench/micro runs every benchmark it lists and prints one
 # well-formed line for each (tiny counts; the numbers are not looked at), and
 # rejects bad options with one line and exit 2.  bench/omp-barrier likewise,
-# where it is built.
+# where it is built, and bench/epcc with its OpenMP twins.
 set -u
 . "${srcdir:-.}/tests/script-helpers.sh"
 micro=./bench/micro
@@ -45,4 +45,17 @@ if [ -x ./bench/omp-barrier ]; then
     ./bench/omp-barrier --bogus >/dev/null 2>&1
     [ $? = 2 ] || fail "omp-barrier --bogus: not exit 2"
 fi
+
+# bench/epcc and its OpenMP twins, where built: a line per construct, and
+# bad options refused with exit 2.
+for e in ./bench/epcc ./bench/epcc-omp ./bench/epcc-llvm; do
+    [ -x "$e" ] || continue
+    out=$("$e" --threads=2 --reps=10 --outer=1) || fail "$e: exit $?"
+    [ "$(printf '%s\n' "$out" | grep -c '^bench=epcc .* test=.* overhead_us=[-0-9]')" = 3 ] ||
+        fail "$e: not a line per construct: $out"
+    for args in "--test=nosuch" "--threads=0" "--bogus"; do
+        "$e" $args >/dev/null 2>&1
+        [ $? = 2 ] || fail "$e $args: not exit 2"
+    done
+done
 finish
