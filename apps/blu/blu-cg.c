@@ -1,9 +1,9 @@
 /*
  * blu-cg.c - the coarse-grain blocked LU (blu.h): one pthread per server;
- * each takes its strip of every perimeter and interior loop (the same
- * strips as the Filaments program's), and two spin barriers per step
- * separate the phases.  The last thread to arrive at the first factors
- * the step's diagonal block before it releases the others.
+ * each takes its strip of every perimeter and interior loop (equal
+ * strips, as the Filaments program's loop calls make), and two spin
+ * barriers per step separate the phases.  The last thread to arrive at the
+ * first factors the step's diagonal block before it releases the others.
  */
 #include "app.h"
 #include "blu.h"

@@ -2,8 +2,8 @@
  * jacobi-fil-for.c - the Jacobi iteration with the parallel loop call
  * (--impl=fil-for; f_parallel_for(3)), as an OpenMP user writes it: the
  * time-step loop a plain C loop around one call per iteration, over the
- * rows, statically split into one strip per server (the strips of the
- * other programs), the largest change a max reduction.
+ * rows, statically split into one equal strip per server, the largest
+ * change a max reduction.
  *
  * A strip's rows are jacobi_rows(), the sequential program's loop, so
  * the grid's pointers and width stay in registers across the strip and

@@ -1,8 +1,8 @@
 /*
  * nw-cg.c - the coarse-grain Needleman-Wunsch wavefront (nw.h): one pthread
- * per server; each takes its strip of every anti-diagonal's blocks (the
- * same strips as the Filaments program's loop), and a spin barrier
- * separates one diagonal from the next.
+ * per server; each takes its strip of every anti-diagonal's blocks
+ * (app_strip_begin: equal strips, as the Filaments program's loop call
+ * makes), and a spin barrier separates one diagonal from the next.
  */
 #include "app.h"
 #include "nw.h"

@@ -3,8 +3,7 @@
  * (--impl=fil-for; f_parallel_for(3)), as an OpenMP user writes it: the
  * time-step loop a plain C loop around two calls per iteration, the red
  * points' rows and then the black points', each statically split into one
- * strip per server (the strips of the other programs), the largest change
- * a max reduction over both.
+ * equal strip per server, the largest change a max reduction over both.
  *
  * A strip's rows are sor_rows(), the sequential program's loop; a maximum
  * is exact in any order, so the grid and maxdiff are bitwise seq's.
