@@ -1,5 +1,6 @@
 # tests/app-test.sh - what the end-to-end application tests share (sourced
-# by tests/apps.sh, apps2.sh, apps3.sh and fjapps.sh; apps/common/app.h).
+# by tests/apps.sh, apps2.sh, apps3.sh, fjapps.sh and loopapps.sh;
+# apps/common/app.h).
 #
 # compare runs a program's parallel impls at 1, 2, 3, 4 and 8 servers (3
 # leaves remainders; 8 oversubscribes a small machine on purpose), many at

@@ -28,7 +28,7 @@ bad() {
 
 huge=99999999999999999999
 for app in matmul jacobi sor convolution mandelbrot fft gauss multigrid lu exprtree taskpool \
-        fib quad quicksort uts knapsack sparselu allpairs floorplan; do
+        fib quad quicksort uts knapsack sparselu allpairs floorplan nw blu; do
     prog=./apps/$app/$app
     [ -x "$prog" ] || { echo "FAIL: $prog not built"; status=1; continue; }
     # "  --size=N      problem size, 1 to 100000": the option, its kind (N a

@@ -89,6 +89,7 @@ static const struct app_impl impls[] = {
     { "fil", jacobi_fil, 1, "Filaments: one iterative filament per point, range version" },
     { "fil-norange", jacobi_fil_norange, 1, "Filaments, no range version: a call per point" },
     { "fil-main", jacobi_fil_main, 1, "Filaments, the main thread creating every filament" },
+    { "fil-for", jacobi_fil_for, 1, "Filaments: a parallel loop over the rows per iteration" },
     { "calls", jacobi_calls, 0, "sequential, one call per point through a function pointer" },
 #ifdef HAVE_MPI
     { "mpi-fil", jacobi_mpi_fil, APP_PARALLEL | APP_MPI,

@@ -74,6 +74,7 @@ void jacobi_cg(void *problem, int servers);
 void jacobi_fil(void *problem, int servers);
 void jacobi_fil_norange(void *problem, int servers);
 void jacobi_fil_main(void *problem, int servers);
+void jacobi_fil_for(void *problem, int servers); /* jacobi-fil-for.c */
 void jacobi_omp(void *problem, int servers);     /* jacobi-omp.c: libgomp, or libomp in -llvm */
 /* omp for over the rows: static (equal blocks), dynamic (a row at a time) */
 void jacobi_omp_for(void *problem, int servers);

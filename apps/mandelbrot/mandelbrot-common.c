@@ -96,6 +96,7 @@ static const struct app_impl impls[] = {
     { "fil-any", mandel_fil_any, 1, "Filaments: the same shares, F_ANY" },
     { "fil-main", mandel_fil_main, 1,
       "Filaments: the main thread creating each pixel on a random server (the paper's)" },
+    { "fil-for", mandel_fil_for, 1, "Filaments: a parallel loop over the rows, dynamic, a row" },
     { NULL, NULL, 0, NULL },
 };
 

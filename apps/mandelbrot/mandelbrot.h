@@ -69,5 +69,6 @@ void mandel_cg(void *problem, int servers);
 void mandel_fil(void *problem, int servers);
 void mandel_fil_any(void *problem, int servers);
 void mandel_fil_main(void *problem, int servers);
+void mandel_fil_for(void *problem, int servers); /* mandelbrot-fil-for.c */
 
 #endif /* MANDELBROT_H */

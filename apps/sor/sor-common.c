@@ -98,6 +98,7 @@ static const struct app_impl impls[] = {
     { "seq", sor_seq, 0, "sequential: no parallel constructs" },
     { "cg", sor_cg, 1, "coarse grain: one pthread per server, strips, two spin barriers" },
     { "fil", sor_fil, 1, "Filaments: two phases, a filament per point, a continuation" },
+    { "fil-for", sor_fil_for, 1, "Filaments: two parallel loops over the rows per iteration" },
 #ifdef HAVE_MPI
     { "mpi-fil", sor_mpi_fil, APP_PARALLEL | APP_MPI,
       "MPI ranks (mpirun -np R), Filaments in each: halos hidden behind rows" },

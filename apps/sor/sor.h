@@ -73,6 +73,7 @@ int sor_end_iteration(struct sor *s, double maxdiff);
 void sor_seq(void *problem, int servers);
 void sor_cg(void *problem, int servers);
 void sor_fil(void *problem, int servers);
+void sor_fil_for(void *problem, int servers); /* sor-fil-for.c */
 /* sor-mpi.c, where configure found MPI: mpirun starts one process per rank. */
 void sor_mpi_fil(void *problem, int servers);
 void sor_mpi_fil_nooverlap(void *problem, int servers);
