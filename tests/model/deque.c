@@ -6,7 +6,8 @@
  * the inline fast path, then a typed one, syncs it inline and joins the
  * rest inline; FI_MODEL_SERVERS - 1 thieves (1 by default) each try
  * FI_MODEL_TRIES times (2 by default) to steal from it, asking for work
- * where none is public.  So a thief's request (splitreq, and the bounds
+ * where none is public; one request stands at the start, so that the
+ * owner's first fork publishes.  So a thief's request (splitreq, and the bounds
  * zeroed) races the owner's inline forks, its typed sync and its join,
  * which answer it by a publish; a steal races the join's taking a public
  * child back; and a join waits for a thief's `done`.
@@ -91,6 +92,9 @@ int main(void)
      * run's start orders it (deque.c, fi_forkjoin_open). */
     fi_self = &fi_model_servers[0];
     fi_forkjoin_open(&fi_model_servers[0], 1);
+    /* A thief has asked already, having found nothing public: the owner's
+     * first fork publishes, and a thief's first try may find it. */
+    fi_steal_request(&fi_model_servers[0]);
     fi_model_run(FI_MODEL_SERVERS, 0, server);
     return 0;
 }
