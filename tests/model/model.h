@@ -27,8 +27,7 @@
  *    unused, is a long (filaments/inline-private.h).
  *  - memset, memcpy and memmove, and the copies of structures that the
  *    compiler makes calls of them, which GenMC takes apart only where the
- *    types on both sides agree: loops of word stores.  GenMC compiles
- *    the checks at -O1 (tests/model/run), where fewer of them are left.
+ *    types on both sides agree: loops of word stores.
  *  - clocks, sched_yield and the allocator (harness.h).
  *  - the spins of a wait: FI_SPIN_POLLS and FI_YIELD_POLLS (tunables.h) 2
  *    and 1, so that each stage runs and the checker sees a few polls.
