@@ -15,7 +15,8 @@
  * Every child must run once, wherever it runs, and its result (plain
  * stores) must be what the owner reads after the join or the sync: a
  * missing release or acquire is a data race that GenMC reports, a lost or
- * doubled child an assertion.
+ * doubled child an assertion.  And no request may be lost: at the end, one
+ * that stands has both fork bounds at 0.
  */
 #include "model.h"
 
@@ -96,5 +97,10 @@ int main(void)
      * first fork publishes, and a thief's first try may find it. */
     fi_steal_request(&fi_model_servers[0]);
     fi_model_run(FI_MODEL_SERVERS, 0, server);
+    /* No request lost: one that stands has both bounds at 0, so that the
+     * owner's next fork answers it (deque.c, set_bounds). */
+    struct fi_deque *d = &fi_model_servers[0].deque;
+    assert(AO_load(&d->splitreq) == 0 ||
+           (AO_load(fi_deque_limit(d)) == 0 && AO_load(fi_deque_peak(d)) == 0));
     return 0;
 }
