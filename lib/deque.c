@@ -120,8 +120,9 @@ static int store_bound(volatile AO_t *bound, struct f_task_ *value)
 /*
  * Set the two fork bounds that a thief zeroes to ask for work (steal.c):
  * to 0 while a request stands, so that the next fork answers it.  A thief
- * sets splitreq, then zeroes the bounds; a raise here is a store, then a
- * look at splitreq, with a full fence between (Dekker's pattern): either
+ * sets splitreq, then zeroes the bounds, with a full fence between
+ * (steal.c); a raise here is a store, then a look at splitreq, with a full
+ * fence between (Dekker's pattern; doc/model-check.md, bounds-fence): either
  * the look sees the request and both bounds go back to 0, or the thief's
  * zeroes come after the raise.  One fence serves both bounds.  A
  * compare-and-swap of each bound instead would not do: a late zero of an

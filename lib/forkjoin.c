@@ -208,7 +208,12 @@ struct f_task_ *fi_forkjoin_pop(struct fi_server *me)
         size_t top = FI_TS_TOP(ts);
         if (top <= b) {
             /* Still public: take it back by moving split down to it.
-             * A thief's claim changes ts, so at most one of us wins. */
+             * A thief's claim changes ts, so at most one of us wins.
+             * Full, though only the CAS's atomicity is needed: the slot
+             * is ours as we wrote it, and a thief reads a slot only after
+             * its own CAS, which the change of ts makes fail.  So no check
+             * can catch a weaker one (doc/model-check.md, pop-full); on
+             * x86 every CAS is the same instruction. */
             if (!AO_compare_and_swap_full(&d->ts, ts, FI_TS(top, b)))
                 continue;
             d->split = b;
@@ -310,7 +315,8 @@ static void join_untyped(struct fi_server *me, size_t base)
         AO_t ts = AO_load(&d->ts);
         if (FI_TS_TOP(ts) <= v) {
             /* Public: take [v, split) back, as pop does for one slot, and
-             * take their marks off: no thief reads them now. */
+             * take their marks off: no thief reads them now.  Full, where
+             * atomicity would do, as in fi_forkjoin_pop (join-full). */
             if (AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), v))) {
                 for (size_t k = v; k < d->split; ++k)
                     fi_task_unmark(&o->slot_[k]);

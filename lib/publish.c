@@ -26,15 +26,21 @@ void fi_forkjoin_publish(struct fi_server *me)
     for (size_t k = d->split; k < split; ++k)
         fi_task_mark(&d->own->slot_[k]);    /* no inline pop takes a public slot */
     AO_t ts = AO_load(&d->ts);
-    /* Full: the slots before the new split, marks and all, to a thief's acquiring CAS;
-     * and our store of ts before our look at the sleepers. */
+    /* Full: the slots before the new split, marks and all, to a thief's acquiring CAS. */
     while (!AO_compare_and_swap_full(&d->ts, ts, FI_TS(FI_TS_TOP(ts), split)))
         ts = AO_load(&d->ts);
     d->split = split;
     AO_store(&d->splitreq, 0);
     fi_forkjoin_bounds(d);
-    if (AO_load(&fi_lib.servers_wait.sleepers) != 0)
-        fi_wake_all(&fi_lib.servers_wait);
+    /* The wake-up, with its full fence between our store of ts (the CAS) and
+     * our look at the sleepers, which pairs with the fence between a
+     * sleeper's announcement and its look at ts (wait.c, sleep_until;
+     * steal.c, fi_forkjoin_visible).  No look before it: the CAS orders
+     * the two only where a read-modify-write is a full fence (x86), and
+     * libatomic_ops' generic CAS_full (arm64, POWER, RISC-V) is acq_rel,
+     * which lets the look pass the store, see no sleeper, and leave an
+     * idle server asleep with work public (tests/model/wake.c). */
+    fi_wake_all(&fi_lib.servers_wait);
 }
 
 /*

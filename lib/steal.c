@@ -20,6 +20,14 @@ void fi_steal_request(struct fi_server *victim)
 {
     struct fi_deque *d = &victim->deque;
     if (AO_load(&d->splitreq) == 0 && AO_compare_and_swap(&d->splitreq, 0, 1)) {
+        /* Full: our request before our zeroes of the bounds, as the owner
+         * has a fence between its raise of a bound and its look at
+         * splitreq (deque.c, set_bounds): with neither store ordered, a
+         * zero can land before the owner's raise while the owner's look
+         * misses the request, which then stands with the bounds raised and
+         * is never answered (tests/model/deque.c, libatomic_ops' generic
+         * mapping).  On x86 the CAS is a fence already. */
+        AO_nop_full();
         AO_store(fi_deque_limit(d), 0);
         AO_store(fi_deque_peak(d), 0);
     }
