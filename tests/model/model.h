@@ -12,10 +12,10 @@
  *    one address, so a thief that follows the owner's d->own would read its
  *    own copy.  They are plain globals: one server per check forks, and its
  *    children fork nothing, so that the thieves never read them.
- *  - inline assembly: f_word_'s empty asm that pins the word to a register
- *    (GenMC skips it and loses its output), the x86 bound test: dropped,
- *    and the bound read as ThreadSanitizer builds read it, a relaxed atomic
- *    load (filaments/inline-private.h, __SANITIZE_THREAD__).
+ *  - inline assembly (the sync's compiler barrier, F_REREAD_, and the x86
+ *    bound test): dropped, and the bound read as ThreadSanitizer builds
+ *    read it, a relaxed atomic load (filaments/inline-private.h,
+ *    __SANITIZE_THREAD__).
  *  - condition variables (GenMC has none): a wait is a spin on a counter
  *    that a broadcast bumps, both under the waitset's mutex, as POSIX's
  *    cond_wait unlocks, waits for a broadcast that comes after, relocks.
