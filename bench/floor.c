@@ -133,6 +133,11 @@ static void fib_join(long n, long j, void *arg)
 #define KNAP_CAPACITY 400
 static struct item knap_items[KNAP_ITEMS];
 static long knap_best;
+/* The best value, found once by knap_plain before any instance runs, so
+ * that the instances' counts hold the forked search alone.  Lace's bound
+ * never prunes (the best so far plus what is left is never below the best
+ * so far), so the searches with and without it find the same value. */
+static long knap_want;
 
 static long knapsack(f_frame fr, long c, long n, void *arg)
 {
@@ -176,18 +181,6 @@ static long knap_plain(long c, long n, const struct item *e)
     return best;
 }
 
-/* The best value with no bound at all, as knapsack_task finds it. */
-static long knap_plain_all(long c, long n, const struct item *e)
-{
-    if (c < 0)
-        return INT_MIN;
-    if (n == 0 || c == 0)
-        return 0;
-    long with = knap_plain_all(c - e->weight, n - 1, e + 1) + e->value;
-    long without = knap_plain_all(c, n - 1, e + 1);
-    return with > without ? with : without;
-}
-
 static int by_ratio(const void *a, const void *b)
 {
     const struct item *x = a, *y = b;
@@ -206,6 +199,8 @@ static void knap_setup(void)
         knap_items[k].weight = (int)(seed % 90) + 10;
     }
     qsort(knap_items, KNAP_ITEMS, sizeof knap_items[0], by_ratio);
+    knap_best = 0;
+    knap_want = knap_plain(KNAP_CAPACITY, KNAP_ITEMS, knap_items);
 }
 
 /* --------------------------------------------------------------- others */
@@ -244,6 +239,10 @@ static double pi_strips(f_frame fr, long from, long to, void *arg)
     double right = pi_strips(fr, mid, to, NULL);
     return f_sync_double(&fr, pi_strips) + right;
 }
+
+/* The same sum with no forks, found once (main), so that the instances'
+ * counts hold the forked sum alone. */
+static double pi_want;
 
 static double pi_plain(long from, long to)
 {
@@ -341,20 +340,16 @@ static long run_fib_join(void)
 static long run_knapsack(void)
 {
     knap_best = 0;
-    long want = knap_plain(KNAP_CAPACITY, KNAP_ITEMS, knap_items);
-    knap_best = 0;
-    return run_typed(knapsack, KNAP_CAPACITY, KNAP_ITEMS, knap_items, want, "knapsack");
+    return run_typed(knapsack, KNAP_CAPACITY, KNAP_ITEMS, knap_items, knap_want, "knapsack");
 }
 
 static long run_knapsack_task(void)
 {
-    knap_best = INT_MIN; /* no bound: Lace's four-argument search is exhaustive */
-    long want = knap_plain_all(KNAP_CAPACITY, KNAP_ITEMS, knap_items);
     unsigned long before = forks();
     long v;
     check(floor_knapsack_task(knap_items, KNAP_CAPACITY, KNAP_ITEMS, &v), "F_RUN");
-    if (v != want)
-        wrong("knapsack-task", v, want);
+    if (v != knap_want)
+        wrong("knapsack-task", v, knap_want);
     return (long)(forks() - before);
 }
 
@@ -375,8 +370,8 @@ static long run_pi(void)
     double v;
     unsigned long before = forks();
     check(f_run_double(pi_strips, 0, PI_LEAVES, NULL, &v), "f_run_double");
-    if (v != pi_plain(0, PI_LEAVES))
-        wrong("pi", (long)(v * 1e9), (long)(pi_plain(0, PI_LEAVES) * 1e9));
+    if (v != pi_want)
+        wrong("pi", (long)(v * 1e9), (long)(pi_want * 1e9));
     return (long)(forks() - before);
 }
 
@@ -533,6 +528,7 @@ int main(int argc, char **argv)
     check(f_initialize(servers), "f_initialize");
     f_set_prune(0);
     knap_setup();
+    pi_want = pi_plain(0, PI_LEAVES);
     long per = shape->run(); /* warm: the first instance touches the queues' memory */
     for (long r = 0; r < reps; ++r)
         if (shape->run() != per) {
