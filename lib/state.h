@@ -83,8 +83,6 @@ struct fi_lib {
      * published with team_gen (server.c, for loop.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t team_gen;
     void (*team_job)(struct fi_server *me);
-    /* Team members -> main: done with the loop (server.c). */
-    _Alignas(FI_CACHE_LINE) volatile AO_t team_done;
     /* Servers -> main: servers started (f_initialize), and done with a run (server.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t started;
     volatile AO_t checked_out;

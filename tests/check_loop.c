@@ -161,11 +161,14 @@ START_TEST(test_loop_adaptive_slow_server)
      * (how much less depends on the machine's load: under the atomic
      * oracle's slow atomics the share was 106 of 133, so no tighter bound). */
     ck_assert_int_le(t_ldl(&sl.by_last), n / p);
-    /* Fixed strips, the default's, keep it. */
+    /* Fixed strips, the default's, keep it: the slow server runs its
+     * even strip, or none where the main thread took it (server.c's team:
+     * a member not yet started when the main thread is done). */
     ck_assert_int_eq(f_set_adaptive(F_ADAPT_ANY), F_OK);
     atomic_store(&sl.by_last, 0);
     ck_assert_int_eq(f_parallel_for(0, n, slow_body, &sl), F_OK);
-    ck_assert_int_eq(t_ldl(&sl.by_last), n - n * (p - 1) / p);
+    long by_last = t_ldl(&sl.by_last);
+    ck_assert(by_last == n - n * (p - 1) / p || by_last == 0);
 }
 END_TEST
 
