@@ -51,6 +51,7 @@
 #include "server.h"
 #include "state.h"
 #include "strips.h"
+#include "trace.h"
 
 /* One call: what each strip needs.  Written by the caller before the
  * strips start, read-only while they run, but for `next`. */
@@ -120,11 +121,26 @@ static void run_strip(struct loop *l, int s)
     }
 }
 
-/* A team member's share of the main thread's loop (server.c). */
+/* Strip s of the main thread's loop, recorded in b where it is not NULL
+ * (a schedule trace, trace.c). */
+static void traced_strip(struct fi_trace_buf *b, int s)
+{
+    if (FI_LIKELY(b == NULL)) {
+        run_strip(&current, s);
+        return;
+    }
+    unsigned long start = fi_clock_ns();
+    run_strip(&current, s);
+    fi_trace_span(b, FI_TRACE_STRIP, start, fi_trace.calls, s, 0, 0);
+}
+
+/* A team member's share of the main thread's loop (server.c): on its own
+ * thread, or on the main thread where that took the share, whose track
+ * then shows it. */
 static void team_strip(struct fi_server *me)
 {
     in_body = 1;
-    run_strip(&current, me->index);
+    traced_strip(fi_self == me ? me->trace : fi_trace_here, me->index);
     in_body = 0;
 }
 
@@ -132,17 +148,25 @@ static void team_strip(struct fi_server *me)
 static void run_from_main(void)
 {
     AO_store(&fi_lib.state, FI_RUNNING); /* no f_parallel or creation from a body */
+    /* One test of the trace on the way in, one on the way out. */
+    struct fi_trace_buf *trace = NULL;
+    if (FI_UNLIKELY(fi_trace.bufs != NULL)) {
+        fi_trace_call_open();
+        trace = fi_trace_here;
+    }
     in_body = 1;
     if (current.nstrips > 1) {
         fi_servers_team_post(team_strip);
-        run_strip(&current, 0);
+        traced_strip(trace, 0);
         fi_servers_team_join();
         if (current.adaptive)
             fi_strips_end();
     } else {
-        run_strip(&current, 0);
+        traced_strip(trace, 0);
     }
     in_body = 0;
+    if (FI_UNLIKELY(trace != NULL))
+        fi_trace_call_close(FI_TRACE_LOOP, (long)current.n);
     AO_store(&fi_lib.state, FI_READY);
 }
 

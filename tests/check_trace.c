@@ -476,6 +476,56 @@ START_TEST(test_trace_steals)
 }
 END_TEST
 
+/* Parallel loops from the main thread. */
+enum { LOOP_CALLS = 10, LOOP_POINTS = 1000 };
+
+static void loop_body(long lo, long hi, void *arg)
+{
+    (void)arg;
+    for (long i = lo; i < hi; ++i)
+        t_work(10);
+}
+
+static void loop_program(int nservers)
+{
+    (void)nservers;
+    for (int c = 0; c < LOOP_CALLS; ++c)
+        ck_assert_int_eq(f_parallel_for(0, LOOP_POINTS, loop_body, NULL), F_OK);
+}
+
+/* Each call a "loop" span on the main track, numbered, with its
+ * iterations; each of its strips once, a "strip" span inside it, on its
+ * server's track or on the main thread's (strip 0, and a share the main
+ * thread took from a member not yet started). */
+START_TEST(test_trace_loops)
+{
+    int n = _i + 1;
+    struct t_trace t = trace_of(n, loop_program);
+    ck_assert_int_eq(count(&t, "loop", 0), LOOP_CALLS);
+    ck_assert_int_eq(count(&t, "strip", -1), LOOP_CALLS * n);
+    for (long c = 0; c < LOOP_CALLS; ++c) {
+        const struct t_event *call = nth(&t, "loop", 0, c);
+        long no = arg(call, "call");
+        ck_assert_int_eq(no, c + 1);
+        ck_assert_int_eq(arg(call, "iterations"), LOOP_POINTS);
+        int seen[3] = { 0, 0, 0 };
+        for (size_t k = 0; k < t.n; ++k) {
+            const struct t_event *e = &t.ev[k];
+            if (e->ph != 'X' || strcmp(e->name, "strip") != 0 || arg(e, "call") != no)
+                continue;
+            long s = arg(e, "strip");
+            ck_assert(s >= 0 && s < n);
+            ck_assert(e->tid == 0 || (s > 0 && e->tid == s + 1));
+            ck_assert(e->ts >= call->ts && e->ts + e->dur <= call->ts + call->dur + 0.002);
+            seen[s]++;
+        }
+        for (int s = 0; s < n; ++s)
+            ck_assert_int_eq(seen[s], 1);
+    }
+    free_trace(&t);
+}
+END_TEST
+
 /* FILAMENTS_TRACE: from f_initialize to f_finalize, with the program's
  * results as without it; a per-server creation and two runs, numbered. */
 static int create_on_1(int server, int nservers, void *arg)
@@ -699,6 +749,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_trace_rtc_on_one_server, 0, 3);
     tcase_add_loop_test(core, test_trace_passes, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_trace_steals, 0, 3);
+    tcase_add_loop_test(core, test_trace_loops, 0, 3);
     tcase_add_test(core, test_trace_environment);
     tcase_add_test(core, test_trace_twice);
     tcase_add_test(core, test_trace_rank);
