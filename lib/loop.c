@@ -63,6 +63,7 @@ struct loop {
     unsigned long n;     /* iterations */
     unsigned long chunk; /* dynamic: iterations per claim; 0: strips */
     int nstrips;
+    unsigned parts; /* of each member's strip, as a team's share (server.c) */
     int adaptive;   /* strips claimed in chunks and moved (strips.c) */
     char *partials; /* reduction: strip s's at partials + s * stride */
     size_t stride;
@@ -89,8 +90,9 @@ static long strip_start(const struct loop *l, int s)
     return (long)((unsigned long)l->begin + q * (unsigned long)s + r * (unsigned long)s / p);
 }
 
-/* Strip s, or the chunks the caller claims from a dynamic loop. */
-static void run_strip(struct loop *l, int s)
+/* Part `part` of `parts` of strip s, or the chunks the caller claims from
+ * a dynamic loop. */
+static void run_strip(struct loop *l, int s, unsigned part, unsigned parts)
 {
     if (l->adaptive) {
         fi_strips_run(s, l->body, l->arg);
@@ -111,6 +113,12 @@ static void run_strip(struct loop *l, int s)
         if (s + 1 < l->nstrips)
             hi = strip_start(l, s + 1);
     }
+    if (parts > 1) { /* [lo, hi) in parts as strip_start divides the range */
+        unsigned long len = (unsigned long)hi - (unsigned long)lo, k = parts;
+        unsigned long q = len / k, r = len % k;
+        hi = (long)((unsigned long)lo + q * (part + 1) + r * (part + 1) / k);
+        lo = (long)((unsigned long)lo + q * part + r * part / k);
+    }
     if (l->reduce_body != NULL) {
         void *partial = l->partials + (size_t)s * l->stride;
         memcpy(partial, l->identity, l->size);
@@ -121,27 +129,52 @@ static void run_strip(struct loop *l, int s)
     }
 }
 
-/* Strip s of the main thread's loop, recorded in b where it is not NULL
- * (a schedule trace, trace.c). */
-static void traced_strip(struct fi_trace_buf *b, int s)
+/* Part `part` of strip s of the main thread's loop, recorded in b where
+ * it is not NULL (a schedule trace, trace.c). */
+static void traced_strip(struct fi_trace_buf *b, int s, unsigned part, unsigned parts)
 {
     if (FI_LIKELY(b == NULL)) {
-        run_strip(&current, s);
+        run_strip(&current, s, part, parts);
         return;
     }
     unsigned long start = fi_clock_ns();
-    run_strip(&current, s);
-    fi_trace_span(b, FI_TRACE_STRIP, start, fi_trace.calls, s, 0, 0);
+    run_strip(&current, s, part, parts);
+    fi_trace_span(b, FI_TRACE_STRIP, start, fi_trace.calls, s, (long)part, 0);
 }
 
-/* A team member's share of the main thread's loop (server.c): on its own
- * thread, or on the main thread where that took the share, whose track
- * then shows it. */
-static void team_strip(struct fi_server *me)
+/* A part of a team member's share of the main thread's loop (server.c):
+ * on its own thread, or on the main thread where that took the part,
+ * whose track then shows it. */
+static void team_strip(struct fi_server *member, unsigned part)
 {
     in_body = 1;
-    traced_strip(fi_self == me ? me->trace : fi_trace_here, me->index);
+    traced_strip(fi_self == member ? member->trace : fi_trace_here, member->index, part,
+                 current.parts);
     in_body = 0;
+}
+
+/*
+ * The parts of a team member's strip: the main thread takes those that the
+ * member has not taken when it is done with its own strip (server.c), so a
+ * member that is late, or slowed by another program on its core, holds the
+ * call back by one part: the default's adaptive placement, within a call.
+ * A part of a reduction's strip would fold into its partial on either
+ * thread, in an order that depends on the timing, so those strips, and
+ * the claims of dynamic and F_ADAPT_ALL loops, are one part, as is every
+ * strip where nothing may move (F_ADAPT_NONE).  No part under one
+ * iteration; each part beyond the first costs the member one CAS on a
+ * line of its own.
+ */
+#define LOOP_PARTS 8
+_Static_assert(LOOP_PARTS <= FI_TEAM_PARTS, "LOOP_PARTS");
+
+static unsigned parts_of(const struct loop *l)
+{
+    if (l->reduce_body != NULL || l->chunk != 0 || l->adaptive || fi_lib.adapt == F_ADAPT_NONE ||
+        fi_lib.adapt_off)
+        return 1;
+    unsigned long per_strip = l->n / (unsigned long)l->nstrips;
+    return per_strip < LOOP_PARTS ? (per_strip > 0 ? (unsigned)per_strip : 1) : LOOP_PARTS;
 }
 
 /* The main thread's loop, `current`: a run of its own, strip 0 here. */
@@ -156,13 +189,14 @@ static void run_from_main(void)
     }
     in_body = 1;
     if (current.nstrips > 1) {
-        fi_servers_team_post(team_strip);
-        traced_strip(trace, 0);
+        current.parts = parts_of(&current);
+        fi_servers_team_post(team_strip, current.parts);
+        traced_strip(trace, 0, 0, 1); /* the main thread's own: no parts */
         fi_servers_team_join();
         if (current.adaptive)
             fi_strips_end();
     } else {
-        traced_strip(trace, 0);
+        traced_strip(trace, 0, 0, 1);
     }
     in_body = 0;
     if (FI_UNLIKELY(trace != NULL))
@@ -174,7 +208,7 @@ static void run_from_main(void)
 static void forked_strip(long s, long unused, void *arg)
 {
     (void)unused;
-    run_strip(arg, (int)s);
+    run_strip(arg, (int)s, 0, 1);
 }
 
 /* From a filament: strips 1 .. n-1 forked, strip 0 here, then the join.
@@ -183,8 +217,8 @@ static int run_nested(struct loop *l)
 {
     for (int s = 1; s < l->nstrips; ++s)
         if (f_fork(forked_strip, s, 0, l) < 0)
-            run_strip(l, s);
-    run_strip(l, 0);
+            run_strip(l, s, 0, 1);
+    run_strip(l, 0, 0, 1);
     return f_join();
 }
 
@@ -231,7 +265,7 @@ static int run(struct loop *l, enum from from)
         return F_OK;
     }
     if (from == FROM_BODY) {
-        run_strip(l, 0);
+        run_strip(l, 0, 0, 1);
         return F_OK;
     }
     return run_nested(l);

@@ -12,14 +12,17 @@
  * a lighter job: servers 1 .. n-1 only, while the main thread does server
  * 0's share itself, so that server 0's thread is never woken for it; the
  * members park in a waitset of their own (team_wait), so that a loop's
- * wake-up does not wake server 0 to no purpose.  A member takes its share
- * of a call before it runs it, and the main thread, done with its own,
- * takes and runs every share not yet taken: a member whose core is busy
- * with another program (asleep, or not yet scheduled when the call is
- * posted) holds the call back by nothing, where a join that waited for
- * every member's check-out took a time slice of the other program per
- * call (nw 8192 at 2 servers beside a busy loop: 1.7 s, 0.52 s for
- * libgomp's passive team, 0.65 s at 1 server).  Server threads get FI_STACK_BYTES of stack, for
+ * wake-up does not wake server 0 to no purpose.  A member's share comes
+ * in parts: the member takes them from the front, and the main thread,
+ * done with its own share, takes from the back those not yet taken, so a
+ * member whose core is busy with another program (asleep, or not yet
+ * scheduled when the call is posted) holds the call back by at most the
+ * part it runs, where a join that waited for every member's check-out
+ * took a time slice of the other program per call (nw 8192 at 2 servers
+ * beside a busy loop: 1.7 s, 0.52 s for libgomp's passive team, 0.65 s at
+ * 1 server); and a member that starts a little late still runs the rest
+ * of its share, where taking whole shares left nw's server 1 with a tenth
+ * of the work (a schedule trace on the loaded machine).  Server threads get FI_STACK_BYTES of stack, for
  * helper-join recursion.  What a job or a thread's start means to each
  * mechanism is the caller's (lifecycle.c): this file knows none of them.
  */
@@ -49,27 +52,67 @@ static int run_posted(void *ctx)
 }
 
 /*
- * A loop's team member: its share of the latest call g, if the main thread
- * has not taken it (fi_servers_team_join), then its check-out.  Every call
- * ends with each share at 2g + 1, so a share below 2g is one that nobody
- * has taken in call g, and a member that wakes after later calls were
- * posted skips the ones it missed.  Whoever's CAS moves the share off
- * that value runs it: a member that takes it holds the main thread in
- * call g until its check-out, so `current` (loop.c) is call g's while it
- * runs.
+ * A share word: the call's number g, a bit set once the member is done with
+ * the parts it took, the parts it took (from the front) and those the main
+ * thread took (from the back).  A word whose number is below g is a share
+ * of call g that nobody has touched yet; every call fills every share
+ * before it returns, so a member that wakes after later calls were posted
+ * finds the ones it missed full, or numbered above its own.
  */
+enum { PART_BITS = 8, FRONT_ONE = 1 << PART_BITS, DONE = 1 << (2 * PART_BITS),
+       GEN_SHIFT = 2 * PART_BITS + 1 };
+_Static_assert(FI_TEAM_PARTS < 1 << PART_BITS, "FI_TEAM_PARTS");
+
+static unsigned front(AO_t share)
+{
+    return (unsigned)(share >> PART_BITS) & ((1U << PART_BITS) - 1);
+}
+
+static unsigned back(AO_t share)
+{
+    return (unsigned)share & ((1U << PART_BITS) - 1);
+}
+
+/* The next part of share *w in call g, taken by adding `one` to its word
+ * (FRONT_ONE: the member's; 1: the main thread's), or -1 where all are
+ * taken or g is over. */
+static int take_part(volatile AO_t *w, AO_t g, AO_t one)
+{
+    AO_t share = AO_load(w);
+    for (;;) {
+        if (share >> GEN_SHIFT > g)
+            return -1;
+        AO_t now = share >> GEN_SHIFT == g ? share : g << GEN_SHIFT;
+        unsigned f = front(now), b = back(now);
+        if (f + b >= fi_lib.team_parts)
+            return -1;
+        /* No ordering: the part's bounds came with the post. */
+        if (AO_compare_and_swap(w, share, now + one))
+            return (int)(one == FRONT_ONE ? f : fi_lib.team_parts - 1 - b);
+        share = AO_load(w);
+    }
+}
+
+/* A loop's team member: the parts of its share of the latest call g that
+ * it can take, then its check-out if it took any.  While it runs one, the
+ * main thread waits for it in call g, so `current` (loop.c) stays call g's. */
 static void team_job(struct fi_server *me, struct run_wait *w)
 {
     /* Acquire: the job and the loop of the call numbered so; pairs with
      * the post's release. */
-    AO_t g = AO_load_acquire(&fi_lib.team_gen), share = AO_load(&me->team_share);
+    AO_t g = AO_load_acquire(&fi_lib.team_gen);
     w->team_gen = g;
-    if (share >= 2 * g || !AO_compare_and_swap(&me->team_share, share, 2 * g))
-        return;    /* the main thread took it */
-    fi_lib.team_job(me);
-    /* Release: this server's share before the main thread returns from
-     * the loop; pairs with team_checked_out. */
-    AO_store_release(&me->team_share, 2 * g + 1);
+    int part, took = 0;
+    while ((part = take_part(&me->team_share, g, FRONT_ONE)) >= 0) {
+        fi_lib.team_job(me, (unsigned)part);
+        took = 1;
+    }
+    if (!took)
+        return;
+    /* Full, so nobody else writes the word in call g.  Release: the parts
+     * run before the main thread returns from the loop; pairs with
+     * team_checked_out. */
+    AO_store_release(&me->team_share, AO_load(&me->team_share) | DONE);
     fi_wake_all(&fi_lib.main_wait);
 }
 
@@ -252,37 +295,37 @@ void fi_servers_each(void (*job)(struct fi_server *me))
                   FI_PARK_YIELD_NS, NULL);
 }
 
-void fi_servers_team_post(void (*job)(struct fi_server *me))
+void fi_servers_team_post(void (*job)(struct fi_server *member, unsigned part), unsigned parts)
 {
     fi_lib.team_job = job;
+    fi_lib.team_parts = parts;
     /* Release: the job and the loop it runs before the members see it;
      * pairs with run_posted and team_job. */
     AO_store_release(&fi_lib.team_gen, AO_load(&fi_lib.team_gen) + 1);
     fi_wake_all(&fi_lib.team_wait);
 }
 
-/* Every member's share of call *ctx is done (or was the main thread's). */
+/* Every member of the call has taken none of its parts, or is done. */
 static int team_checked_out(void *ctx)
 {
-    AO_t done = 2 * *(const AO_t *)ctx + 1;
-    for (int s = 1; s < fi_lib.nservers; ++s)
-        if (AO_load_acquire(&fi_lib.servers[s].team_share) != done)
+    for (int s = 1; s < fi_lib.nservers; ++s) {
+        AO_t share = AO_load_acquire(&fi_lib.servers[s].team_share);
+        if (front(share) != 0 && !(share & DONE))
             return 0;
+    }
     return 1;
 }
 
 void fi_servers_team_join(void)
 {
     AO_t g = AO_load(&fi_lib.team_gen);
-    /* Take each share still below 2g: marked done at once, since no
-     * member looks at it again in this call, and run here. */
+    int part;
     for (int s = 1; s < fi_lib.nservers; ++s) {
         struct fi_server *member = &fi_lib.servers[s];
-        AO_t share = AO_load(&member->team_share);
-        if (share < 2 * g && AO_compare_and_swap(&member->team_share, share, 2 * g + 1))
-            fi_lib.team_job(member);
+        while ((part = take_part(&member->team_share, g, 1)) >= 0)
+            fi_lib.team_job(member, (unsigned)part);
     }
     /* The main thread and the members are no more threads than servers. */
-    fi_wait_until(&fi_lib.main_wait, team_checked_out, &g, fi_lib.oversubscribed,
+    fi_wait_until(&fi_lib.main_wait, team_checked_out, NULL, fi_lib.oversubscribed,
                   FI_PARK_YIELD_NS, NULL);
 }

@@ -88,7 +88,7 @@ static const struct {
     [FI_TRACE_YIELD] = { "yield", "idle", { { NULL } } },
     [FI_TRACE_SLEEP] = { "sleep", "idle", { { NULL } } },
     [FI_TRACE_LOOP] = { "loop", "run", { { "call" }, { "iterations" } } },
-    [FI_TRACE_STRIP] = { "strip", "work", { { "call" }, { "strip" } } },
+    [FI_TRACE_STRIP] = { "strip", "work", { { "call" }, { "strip" }, { "part" } } },
 };
 
 static struct fi_trace_buf *main_buf(void)
