@@ -73,10 +73,23 @@ static unsigned back(AO_t share)
     return (unsigned)share & ((1U << PART_BITS) - 1);
 }
 
-/* The next part of share *w in call g, taken by adding `one` to its word
- * (FRONT_ONE: the member's; 1: the main thread's), or -1 where all are
- * taken or g is over. */
-static int take_part(volatile AO_t *w, AO_t g, AO_t one)
+/* team_gen: the call's number above its parts, in one word, so that a
+ * member reads the two of one call: a late member that read the number
+ * and then the parts of a later call would take a part of a call over. */
+static AO_t call_of(AO_t team_gen)
+{
+    return team_gen >> PART_BITS;
+}
+
+static unsigned parts_of(AO_t team_gen)
+{
+    return (unsigned)team_gen & ((1U << PART_BITS) - 1);
+}
+
+/* The next part of share *w in call g of `parts`, taken by adding `one` to
+ * its word (FRONT_ONE: the member's; 1: the main thread's), or -1 where
+ * all are taken or g is over. */
+static int take_part(volatile AO_t *w, AO_t g, unsigned parts, AO_t one)
 {
     AO_t share = AO_load(w);
     for (;;) {
@@ -84,11 +97,11 @@ static int take_part(volatile AO_t *w, AO_t g, AO_t one)
             return -1;
         AO_t now = share >> GEN_SHIFT == g ? share : g << GEN_SHIFT;
         unsigned f = front(now), b = back(now);
-        if (f + b >= fi_lib.team_parts)
+        if (f + b >= parts)
             return -1;
         /* No ordering: the part's bounds came with the post. */
         if (AO_compare_and_swap(w, share, now + one))
-            return (int)(one == FRONT_ONE ? f : fi_lib.team_parts - 1 - b);
+            return (int)(one == FRONT_ONE ? f : parts - 1 - b);
         share = AO_load(w);
     }
 }
@@ -100,10 +113,11 @@ static void team_job(struct fi_server *me, struct run_wait *w)
 {
     /* Acquire: the job and the loop of the call numbered so; pairs with
      * the post's release. */
-    AO_t g = AO_load_acquire(&fi_lib.team_gen);
-    w->team_gen = g;
+    w->team_gen = AO_load_acquire(&fi_lib.team_gen);
+    AO_t g = call_of(w->team_gen);
+    unsigned parts = parts_of(w->team_gen);
     int part, took = 0;
-    while ((part = take_part(&me->team_share, g, FRONT_ONE)) >= 0) {
+    while ((part = take_part(&me->team_share, g, parts, FRONT_ONE)) >= 0) {
         fi_lib.team_job(me, (unsigned)part);
         took = 1;
     }
@@ -298,10 +312,10 @@ void fi_servers_each(void (*job)(struct fi_server *me))
 void fi_servers_team_post(void (*job)(struct fi_server *member, unsigned part), unsigned parts)
 {
     fi_lib.team_job = job;
-    fi_lib.team_parts = parts;
     /* Release: the job and the loop it runs before the members see it;
      * pairs with run_posted and team_job. */
-    AO_store_release(&fi_lib.team_gen, AO_load(&fi_lib.team_gen) + 1);
+    AO_t call = call_of(AO_load(&fi_lib.team_gen)) + 1;
+    AO_store_release(&fi_lib.team_gen, call << PART_BITS | parts);
     fi_wake_all(&fi_lib.team_wait);
 }
 
@@ -318,11 +332,12 @@ static int team_checked_out(void *ctx)
 
 void fi_servers_team_join(void)
 {
-    AO_t g = AO_load(&fi_lib.team_gen);
+    AO_t team_gen = AO_load(&fi_lib.team_gen), g = call_of(team_gen);
+    unsigned parts = parts_of(team_gen);
     int part;
     for (int s = 1; s < fi_lib.nservers; ++s) {
         struct fi_server *member = &fi_lib.servers[s];
-        while ((part = take_part(&member->team_share, g, 1)) >= 0)
+        while ((part = take_part(&member->team_share, g, parts, 1)) >= 0)
             fi_lib.team_job(member, (unsigned)part);
     }
     /* The main thread and the members are no more threads than servers. */
