@@ -27,7 +27,10 @@
  *
  * Strips: server s's [begin + s*n/p, begin + (s+1)*n/p), the same on
  * every call of the same range, so a strip's data stays in its server's
- * cache from one call to the next, as an iterative filament's does.  With
+ * cache from one call to the next, as an iterative filament's does.  From
+ * the main thread a member's strip comes in parts, of which the main
+ * thread runs those the member has not taken when strip 0 is done
+ * (parts_of, server.c's team): a late member's, by default.  With
  * F_ADAPT_ALL (f_set_adaptive), a main-thread loop's strips are claimed
  * in chunks, a late server's taken by the others, and moved between calls
  * (strips.c); reductions keep the even strips, so that their fold does
@@ -39,8 +42,9 @@
  *
  * Who writes what: a main-thread loop's `current` and partials, the main
  * thread between runs, published to the team with team_gen (server.c);
- * the dynamic cursor, every member by fetch-and-add; each partial, its
- * strip's thread only, read by the caller after the join.
+ * the dynamic cursor, every member by fetch-and-add; each partial, the
+ * thread that runs its strip (whole: one part) only, read by the caller
+ * after the join.
  */
 #include <limits.h>
 #include <math.h>
