@@ -243,10 +243,13 @@ F_API int f_run_ptr(f_ptr_func fn, long i, long j, void *arg, void **result);
  * arg) over strips [lo, hi) that together cover [begin, end) once, one
  * strip per server, server s's [begin + s*n/p, begin + (s+1)*n/p) for n
  * iterations and p servers, the same strips on every call; returns once
- * every strip has run.  F_ADAPT_ALL (f_set_adaptive) has the main
- * thread's loops claim their strips in chunks,
- * a late server's taken by the others, and move the strips' ends between
- * calls toward what each server ran; reductions keep the even strips.
+ * every strip has run.  From the main thread another server's strip
+ * comes in up to 8 parts, of which the main thread runs those the server
+ * has not taken when strip 0 is done (not with F_ADAPT_NONE).
+ * F_ADAPT_ALL (f_set_adaptive) has the main thread's loops claim their
+ * strips in chunks, a late server's taken by the others, and move the
+ * strips' ends between calls toward what each server ran; reductions
+ * keep the even strips, whole.
  * From the main thread outside f_parallel a call is
  * a run of its own, in which the main thread runs strip 0; from a filament
  * the strips are forked as its children and joined (TBB's parallel_for in

@@ -27,7 +27,10 @@
  *
  * Strips: server s's [begin + s*n/p, begin + (s+1)*n/p), the same on
  * every call of the same range, so a strip's data stays in its server's
- * cache from one call to the next, as an iterative filament's does.  With
+ * cache from one call to the next, as an iterative filament's does.  From
+ * the main thread a member's strip comes in parts, of which the main
+ * thread runs those the member has not taken when strip 0 is done
+ * (parts_of, server.c's team): a late member's, by default.  With
  * F_ADAPT_ALL (f_set_adaptive), a main-thread loop's strips are claimed
  * in chunks, a late server's taken by the others, and moved between calls
  * (strips.c); reductions keep the even strips, so that their fold does
@@ -39,8 +42,9 @@
  *
  * Who writes what: a main-thread loop's `current` and partials, the main
  * thread between runs, published to the team with team_gen (server.c);
- * the dynamic cursor, every member by fetch-and-add; each partial, its
- * strip's thread only, read by the caller after the join.
+ * the dynamic cursor, every member by fetch-and-add; each partial, the
+ * thread that runs its strip (whole: one part) only, read by the caller
+ * after the join.
  */
 #include <limits.h>
 #include <math.h>
@@ -51,6 +55,7 @@
 #include "server.h"
 #include "state.h"
 #include "strips.h"
+#include "trace.h"
 
 /* One call: what each strip needs.  Written by the caller before the
  * strips start, read-only while they run, but for `next`. */
@@ -62,6 +67,7 @@ struct loop {
     unsigned long n;     /* iterations */
     unsigned long chunk; /* dynamic: iterations per claim; 0: strips */
     int nstrips;
+    unsigned parts; /* of each member's strip, as a team's share (server.c) */
     int adaptive;   /* strips claimed in chunks and moved (strips.c) */
     char *partials; /* reduction: strip s's at partials + s * stride */
     size_t stride;
@@ -88,6 +94,18 @@ static long strip_start(const struct loop *l, int s)
     return (long)((unsigned long)l->begin + q * (unsigned long)s + r * (unsigned long)s / p);
 }
 
+/* Strip s's iterations [*lo, *hi). */
+static void strip_bounds(const struct loop *l, int s, long *lo, long *hi)
+{
+    *lo = l->begin;
+    *hi = (long)((unsigned long)l->begin + l->n);
+    if (l->nstrips > 1) { /* one strip is the range: no division */
+        *lo = strip_start(l, s);
+        if (s + 1 < l->nstrips)
+            *hi = strip_start(l, s + 1);
+    }
+}
+
 /* Strip s, or the chunks the caller claims from a dynamic loop. */
 static void run_strip(struct loop *l, int s)
 {
@@ -104,12 +122,8 @@ static void run_strip(struct loop *l, int s)
         }
         return;
     }
-    long lo = l->begin, hi = (long)((unsigned long)l->begin + l->n);
-    if (l->nstrips > 1) { /* one strip is the range: no division */
-        lo = strip_start(l, s);
-        if (s + 1 < l->nstrips)
-            hi = strip_start(l, s + 1);
-    }
+    long lo, hi;
+    strip_bounds(l, s, &lo, &hi);
     if (l->reduce_body != NULL) {
         void *partial = l->partials + (size_t)s * l->stride;
         memcpy(partial, l->identity, l->size);
@@ -120,29 +134,98 @@ static void run_strip(struct loop *l, int s)
     }
 }
 
-/* A team member's share of the main thread's loop (server.c). */
-static void team_strip(struct fi_server *me)
+/* Part `part` of `parts` of strip s of a plain loop (parts_of, below), cut
+ * as strip_start cuts the range. */
+static void run_part(struct loop *l, int s, unsigned part, unsigned parts)
+{
+    long lo, hi;
+    strip_bounds(l, s, &lo, &hi);
+    unsigned long len = (unsigned long)hi - (unsigned long)lo, q = len / parts, r = len % parts;
+    hi = (long)((unsigned long)lo + q * (part + 1) + r * (part + 1) / parts);
+    lo = (long)((unsigned long)lo + q * part + r * part / parts);
+    if (lo < hi)
+        l->body(lo, hi, l->arg);
+}
+
+/* Part `part` of `parts` of strip s of the main thread's loop, recorded
+ * in b where it is not NULL (a schedule trace, trace.c).  Inlined, so that
+ * the main thread's own strip is a call of run_strip (bench/floor's loop
+ * shape: 17 instructions more a call as a function). */
+static inline __attribute__((always_inline)) void traced_strip(struct fi_trace_buf *b, int s,
+                                                               unsigned part, unsigned parts)
+{
+    unsigned long start = fi_trace_now(b);
+    if (parts > 1)
+        run_part(&current, s, part, parts);
+    else
+        run_strip(&current, s);
+    fi_trace_span(b, FI_TRACE_STRIP, start, fi_trace.calls, s, (long)part, 0);
+}
+
+/* A part of a team member's share of the main thread's loop (server.c):
+ * on its own thread, or on the main thread where that took the part,
+ * whose track then shows it. */
+static void team_strip(struct fi_server *member, unsigned part)
 {
     in_body = 1;
-    run_strip(&current, me->index);
+    traced_strip(fi_self == member ? member->trace : fi_trace_here, member->index, part,
+                 current.parts);
     in_body = 0;
+}
+
+/*
+ * The parts of a team member's strip: the main thread takes those that the
+ * member has not taken when it is done with its own strip (server.c), so a
+ * member that is late, or slowed by another program on its core, holds the
+ * call back by one part: the default's adaptive placement, within a call.
+ * A part of a reduction's strip would fold into its partial on either
+ * thread, in an order that depends on the timing, so those strips, and
+ * the claims of dynamic and F_ADAPT_ALL loops, are one part, as is every
+ * strip where nothing may move (F_ADAPT_NONE).  No part under
+ * PART_ITERATIONS iterations: each part costs its thread a CAS, a call of
+ * the body and the division of its strip.  bench/floor's loop of 100
+ * points at 2 servers, instructions a call (callgrind, waits left out;
+ * which thread runs which part varies from run to run): 718 before the
+ * parts, 823 with whole strips (F_ADAPT_NONE), 1843 with 8 parts of 6 or
+ * 7 iterations, 1100 to 1200 with 3 parts of 16 or 17.
+ */
+#define LOOP_PARTS 8
+#define PART_ITERATIONS 16
+_Static_assert(LOOP_PARTS <= FI_TEAM_PARTS, "LOOP_PARTS");
+
+static unsigned parts_of(const struct loop *l)
+{
+    if (l->reduce_body != NULL || l->chunk != 0 || l->adaptive || fi_lib.adapt == F_ADAPT_NONE ||
+        fi_lib.adapt_off)
+        return 1;
+    unsigned long parts = l->n / (unsigned long)l->nstrips / PART_ITERATIONS;
+    return parts < LOOP_PARTS ? (parts > 0 ? (unsigned)parts : 1) : LOOP_PARTS;
 }
 
 /* The main thread's loop, `current`: a run of its own, strip 0 here. */
 static void run_from_main(void)
 {
     AO_store(&fi_lib.state, FI_RUNNING); /* no f_parallel or creation from a body */
+    /* One test of the trace on the way in, one on the way out. */
+    struct fi_trace_buf *trace = NULL;
+    if (FI_UNLIKELY(fi_trace.bufs != NULL)) {
+        fi_trace_call_open();
+        trace = fi_trace_here;
+    }
     in_body = 1;
     if (current.nstrips > 1) {
-        fi_servers_team_post(team_strip);
-        run_strip(&current, 0);
+        current.parts = parts_of(&current);
+        fi_servers_team_post(team_strip, current.parts);
+        traced_strip(trace, 0, 0, 1); /* the main thread's own: no parts */
         fi_servers_team_join();
         if (current.adaptive)
             fi_strips_end();
     } else {
-        run_strip(&current, 0);
+        traced_strip(trace, 0, 0, 1);
     }
     in_body = 0;
+    if (FI_UNLIKELY(trace != NULL))
+        fi_trace_call_close(FI_TRACE_LOOP, (long)current.n);
     AO_store(&fi_lib.state, FI_READY);
 }
 

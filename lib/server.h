@@ -31,6 +31,11 @@ struct fi_server {
     /* Written by the server that releases this one at the barrier: round << 2 |
      * verdict (barrier.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t barrier_go;
+    /* Its share of a loop's team call (server.c): the call's number, the
+     * parts it has taken from the front and the main thread from the back,
+     * and whether it is done with its own; by CAS, this server and the
+     * main thread. */
+    _Alignas(FI_CACHE_LINE) volatile AO_t team_share;
     /* Claimed by every server (F_ANY filaments, oldest first; rtc.c); pushed
      * by the owner, or by the main thread between runs. */
     _Alignas(FI_CACHE_LINE) struct fi_queue any;
@@ -88,10 +93,16 @@ FI_HIDDEN FI_MUST_CHECK int fi_servers_start(int bind_setting,
 FI_HIDDEN void fi_servers_stop(void);
 FI_HIDDEN void fi_servers_each(void (*job)(struct fi_server *me));
 /* A loop's team (loop.c), from the main thread between runs, 2 servers or
- * more: post has servers 1 .. n-1 each do job(server) on its own thread,
- * while the caller does server 0's share itself; join returns once all of
- * them have.  No other job may be posted in between. */
-FI_HIDDEN void fi_servers_team_post(void (*job)(struct fi_server *me));
+ * more: post offers each of servers 1 .. n-1 its share, `parts` calls
+ * job(server, part) (part 0 .. parts - 1, 1 to FI_TEAM_PARTS), which the
+ * server runs from part 0 up on its own thread, while the caller does
+ * server 0's share itself; join then runs, on the caller's thread, the
+ * parts of each share that its server has not taken, from the last down,
+ * and returns once the servers' are done.  No other job may be posted in
+ * between. */
+enum { FI_TEAM_PARTS = 255 };
+FI_HIDDEN void fi_servers_team_post(void (*job)(struct fi_server *member, unsigned part),
+                                    unsigned parts);
 FI_HIDDEN void fi_servers_team_join(void);
 
 #endif /* FI_SERVER_H */

@@ -80,11 +80,10 @@ struct fi_lib {
     _Alignas(FI_CACHE_LINE) volatile AO_t unstarted;
     unsigned long run_posted_ns;
     /* A loop's team, main -> servers 1 .. n-1 between runs: `team_job`,
-     * published with team_gen (server.c, for loop.c). */
+     * published with team_gen, which holds the call's number and the
+     * parts of each share (server.c, for loop.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t team_gen;
-    void (*team_job)(struct fi_server *me);
-    /* Team members -> main: done with the loop (server.c). */
-    _Alignas(FI_CACHE_LINE) volatile AO_t team_done;
+    void (*team_job)(struct fi_server *member, unsigned part);
     /* Servers -> main: servers started (f_initialize), and done with a run (server.c). */
     _Alignas(FI_CACHE_LINE) volatile AO_t started;
     volatile AO_t checked_out;

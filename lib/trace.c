@@ -6,8 +6,9 @@
  *
  * Recording is the hooks' (trace.h): the scheduler's episodes, passes,
  * drains, barriers and barrier code, fork/join's steals and joins that
- * wait, rtc.c's claims, wait.c's yields and sleeps, creation's calls, each
- * into the buffer of the thread it happened on.  This file starts and
+ * wait, rtc.c's claims, wait.c's yields and sleeps, creation's calls, the
+ * main thread's loop calls and their strips (loop.c), each into the buffer
+ * of the thread it happened on.  This file starts and
  * stops a trace (FILAMENTS_TRACE at f_initialize, f_trace_start(3)),
  * numbers the main thread's calls of the servers, and writes the file: one
  * JSON object in the Chrome Trace Event Format, which Perfetto's UI and
@@ -86,6 +87,8 @@ static const struct {
     [FI_TRACE_POLL] = { "poll", "poll", { { "polls" }, { "rtc_filaments" } } },
     [FI_TRACE_YIELD] = { "yield", "idle", { { NULL } } },
     [FI_TRACE_SLEEP] = { "sleep", "idle", { { NULL } } },
+    [FI_TRACE_LOOP] = { "loop", "run", { { "call" }, { "iterations" } } },
+    [FI_TRACE_STRIP] = { "strip", "work", { { "call" }, { "strip" }, { "part" } } },
 };
 
 static struct fi_trace_buf *main_buf(void)
@@ -362,19 +365,15 @@ int f_trace_stop(void)
 
 /* ------------------------------------------------- the main thread's calls */
 
-void fi_trace_call_begin(void)
+void fi_trace_call_open(void)
 {
-    if (fi_trace.bufs == NULL)
-        return;
     fi_trace.calls++;
     fi_trace_here = main_buf();
     fi_trace.call_start_ns = fi_clock_ns();
 }
 
-void fi_trace_call_end(enum fi_trace_kind kind, long result)
+void fi_trace_call_close(enum fi_trace_kind kind, long result)
 {
-    if (fi_trace.bufs == NULL)
-        return;
     fi_trace_here = NULL;
     fi_trace_span(main_buf(), kind, fi_trace.call_start_ns, fi_trace.calls, result, 0, 0);
 }

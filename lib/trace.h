@@ -7,8 +7,8 @@
  * Who writes what:
  *  - struct fi_trace: the main thread, between runs (f_initialize,
  *    f_trace_start, f_trace_stop, f_finalize, and `calls` as it posts a
- *    run or a creation); the servers read `calls` during a run, published
- *    with the run (run_gen, server.c);
+ *    run, a creation or a loop); the servers read `calls` during a run or
+ *    a loop, published with it (run_gen, team_gen, server.c);
  *  - a server's buffer (bufs[s], also its `trace` in server.h): that
  *    server, during a run or its creator; the main thread's (bufs[nservers]):
  *    the main thread.  The writer reads them all between runs or once the
@@ -46,6 +46,8 @@ enum fi_trace_kind {
     FI_TRACE_POLL,         /* polling for outside events and running what they bring */
     FI_TRACE_YIELD,        /* a wait that yielded its core */
     FI_TRACE_SLEEP,        /* a wait that slept */
+    FI_TRACE_LOOP,         /* main: a parallel loop's call (loop.c) */
+    FI_TRACE_STRIP,        /* a strip of that loop, on the thread that ran it */
     FI_TRACE_KINDS
 };
 
@@ -73,7 +75,7 @@ struct fi_trace {
     size_t events;             /* each buffer's capacity: FILAMENTS_TRACE_EVENTS */
     long rank;                 /* the MPI launcher's rank, or -1 (env.c) */
     unsigned long origin_ns;   /* time 0 of the file: the trace's start */
-    long calls;                /* f_parallel and f_create_per_server calls traced */
+    long calls;                /* f_parallel, f_create_per_server and main-thread loop calls traced */
     unsigned long call_start_ns;
 };
 FI_HIDDEN extern struct fi_trace fi_trace;
@@ -88,10 +90,23 @@ extern FI_HIDDEN __thread struct fi_trace_buf *fi_trace_here
     __attribute__((tls_model("initial-exec")));
 
 /* A main-thread call of the servers (f_create_per_server; f_parallel's
- * begin_run and end_run hooks): number it and note its start, then record
- * its span of `kind` on the main track.  Nothing when not recording. */
-FI_HIDDEN void fi_trace_call_begin(void);
-FI_HIDDEN void fi_trace_call_end(enum fi_trace_kind kind, long result);
+ * begin_run and end_run hooks; a parallel loop's call, loop.c): number it
+ * and note its start, then record its span of `kind` on the main track,
+ * with `result` as its second argument.  Nothing when not recording. */
+FI_HIDDEN void fi_trace_call_open(void);
+FI_HIDDEN void fi_trace_call_close(enum fi_trace_kind kind, long result);
+/* Off, one test of bufs each, with no call (loop.c calls open and close
+ * itself, behind a test of its own). */
+static inline void fi_trace_call_begin(void)
+{
+    if (FI_UNLIKELY(fi_trace.bufs != NULL))
+        fi_trace_call_open();
+}
+static inline void fi_trace_call_end(enum fi_trace_kind kind, long result)
+{
+    if (FI_UNLIKELY(fi_trace.bufs != NULL))
+        fi_trace_call_close(kind, result);
+}
 
 /* Now, if b records; 0, without a look at the clock, if b is NULL. */
 static inline unsigned long fi_trace_now(const struct fi_trace_buf *b)

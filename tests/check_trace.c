@@ -476,6 +476,63 @@ START_TEST(test_trace_steals)
 }
 END_TEST
 
+/* Parallel loops from the main thread. */
+enum { LOOP_CALLS = 10, LOOP_POINTS = 1000 };
+
+static void loop_body(long lo, long hi, void *arg)
+{
+    (void)arg;
+    for (long i = lo; i < hi; ++i)
+        t_work(10);
+}
+
+static void loop_program(int nservers)
+{
+    (void)nservers;
+    for (int c = 0; c < LOOP_CALLS; ++c)
+        ck_assert_int_eq(f_parallel_for(0, LOOP_POINTS, loop_body, NULL), F_OK);
+}
+
+/* Each call a "loop" span on the main track, numbered, with its
+ * iterations; each part of each of its strips once, a "strip" span inside
+ * it, on its server's track or on the main thread's (strip 0, and the
+ * parts of a member's strip that the main thread took). */
+START_TEST(test_trace_loops)
+{
+    int n = _i + 1;
+    struct t_trace t = trace_of(n, loop_program);
+    ck_assert_int_eq(count(&t, "loop", 0), LOOP_CALLS);
+    for (long c = 0; c < LOOP_CALLS; ++c) {
+        const struct t_event *call = nth(&t, "loop", 0, c);
+        long no = arg(call, "call");
+        ck_assert_int_eq(no, c + 1);
+        ck_assert_int_eq(arg(call, "iterations"), LOOP_POINTS);
+        enum { MAX_PARTS = 256 };
+        static char seen[3][MAX_PARTS];
+        long spans[3] = { 0, 0, 0 }, parts[3] = { 0, 0, 0 };
+        memset(seen, 0, sizeof seen);
+        for (size_t k = 0; k < t.n; ++k) {
+            const struct t_event *e = &t.ev[k];
+            if (e->ph != 'X' || strcmp(e->name, "strip") != 0 || arg(e, "call") != no)
+                continue;
+            long s = arg(e, "strip"), part = arg(e, "part");
+            ck_assert(s >= 0 && s < n && part >= 0 && part < MAX_PARTS);
+            ck_assert(e->tid == 0 || (s > 0 && e->tid == s + 1));
+            ck_assert(e->ts >= call->ts && e->ts + e->dur <= call->ts + call->dur + 0.002);
+            ck_assert_int_eq(seen[s][part]++, 0);
+            spans[s]++;
+            if (part + 1 > parts[s])
+                parts[s] = part + 1;
+        }
+        for (int s = 0; s < n; ++s) {
+            ck_assert_int_ge(spans[s], 1);
+            ck_assert_int_eq(spans[s], parts[s]); /* parts 0 .. parts - 1, each once */
+        }
+    }
+    free_trace(&t);
+}
+END_TEST
+
 /* FILAMENTS_TRACE: from f_initialize to f_finalize, with the program's
  * results as without it; a per-server creation and two runs, numbered. */
 static int create_on_1(int server, int nservers, void *arg)
@@ -699,6 +756,7 @@ Suite *make_suite(void)
     tcase_add_loop_test(core, test_trace_rtc_on_one_server, 0, 3);
     tcase_add_loop_test(core, test_trace_passes, 0, T_NCOUNTS);
     tcase_add_loop_test(core, test_trace_steals, 0, 3);
+    tcase_add_loop_test(core, test_trace_loops, 0, 3);
     tcase_add_test(core, test_trace_environment);
     tcase_add_test(core, test_trace_twice);
     tcase_add_test(core, test_trace_rank);
