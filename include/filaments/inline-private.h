@@ -278,20 +278,23 @@ static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const 
  * fork to the library, as a zero before would have. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
-/* A fork's slot, and the bottom above it.  A fork whose compiler sees j = 0
- * and arg = NULL (Fibonacci's) writes the slot in two pair stores, not
- * four: in such a recursion the stores are what a fork waits for (one a
- * cycle on many x86-64 cores), and the two saved made typed fib 11-12 %
- * faster on an unshared core, for two more instructions (doc/design.md,
- * "Fork/join").  A fork with arguments stores word by word: pairing its
- * words takes more instructions than it saves stores, and Lace's
- * knapsack, ported, ran slower with it. */
-static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long word,
-                                 long i, long j, void *arg)
+/* A fork's slot, and the bottom above it.  A typed fork, and an untyped
+ * one whose compiler sees j = 0 and arg = NULL (Fibonacci's), writes the
+ * slot in two pair stores, not four: in such a recursion the stores are
+ * what a fork waits for (one a cycle on many x86-64 cores), and the two
+ * saved made typed fib 11-12 % faster on an unshared core, for two more
+ * instructions (doc/design.md, "Fork/join"); Lace's knapsack, ported as
+ * an F_TASK_4, 6 % faster at 1 and at 2 servers (the median of 30 and 20
+ * alternating rounds, Intel Xeon, December 2026), for 5 more instructions
+ * per fork.  An untyped fork with arguments stores word by word, as the
+ * untyped forks' instruction counts are held to bench/floor.baseline
+ * (fib-join and fork-loop: 4 more with pairs). */
+static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
+                                 unsigned long word, long i, long j, void *arg)
 {
-    if (F_NO_ARGS_(j, arg)) {
+    if (kind != F_KIND_VOID_ || F_NO_ARGS_(j, arg)) {
         f_store_pair_(&t->word_, (long)word, i);
-        f_store_pair_(&t->j_, 0, 0);
+        f_store_pair_(&t->j_, j, (long)arg);
     } else {
         t->word_ = word;
         t->i_ = i;
@@ -308,7 +311,7 @@ static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long k
     if (fn == (void (*)(void))0)
         return F_ASK_;
     if (F_LIKELY_(f_below_bound_(t, &d->limit_))) {
-        f_write_slot_(d, t, f_word_(kind, fn), i, j, arg);
+        f_write_slot_(d, t, kind, f_word_(kind, fn), i, j, arg);
         return F_PUSHED_;
     }
     return F_LOAD_BOUND_(&d->limit_) != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
@@ -445,7 +448,7 @@ F_API f_value f_sync_typed_(unsigned long kind);
     {                                                                                          \
         struct f_deque_ *d = &f_deque_;                                                        \
         if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_))) {                      \
-            f_write_slot_(d, t, word, i, j, arg);                                              \
+            f_write_slot_(d, t, KIND, word, i, j, arg);                                          \
             return t + 1;                                                                      \
         }                                                                                      \
         f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                                    \
@@ -495,7 +498,7 @@ F_API f_value f_sync_typed_(unsigned long kind);
             return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
         t = *fr;                                                                               \
         if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->limit_))) {                     \
-            f_write_slot_(d, t, f_word_(KIND, (void (*)(void))fn), i, j, arg);                 \
+            f_write_slot_(d, t, KIND, f_word_(KIND, (void (*)(void))fn), i, j, arg);           \
             *fr = t + 1;                                                                       \
             return 0;                                                                          \
         }                                                                                      \
