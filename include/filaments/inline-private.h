@@ -585,7 +585,7 @@ static inline int f_args_bits_(unsigned long *bits, const void *p, size_t n)
     return 1;
 }
 
-/* The member of n bytes at byte off of a structure of size bytes, at p,
+/* The member of n bytes at byte off of the structure of size bytes at a,
  * into the words u (zeroed), where the structure fits in them: where the
  * member is an integer's size within one word, as its bits shifted to its
  * place in that word, so that the compiler keeps the words in registers.
@@ -597,8 +597,9 @@ static inline int f_args_bits_(unsigned long *bits, const void *p, size_t n)
  * times Lace's time for 1.3 times its instructions, and its pi (two
  * longs, loaded as one 16-byte vector) 1.26 times.  A member of any other
  * size or place is copied: correct, and slower. */
-static inline void f_args_put_(f_bits_ u, size_t size, const void *p, size_t n, size_t off)
+static inline void f_args_put_(f_bits_ u, const void *a, size_t size, size_t off, size_t n)
 {
+    const unsigned char *p = (const unsigned char *)a + off;
     const unsigned long one = 1;
     unsigned char little;
     size_t at = off % sizeof u[0];
@@ -683,9 +684,7 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
 #define F_MEMBER_(T, a) T a;
 #define F_UNPACKED_(T, a) f_a_.a
 #define F_ARG_(T, a) a
-#define F_PUT_(T, a)                                                                               \
-    f_args_put_(f_u_, sizeof f_a_, &f_a_.a, sizeof f_a_.a,                                         \
-                (size_t)((char *)&f_a_.a - (char *)&f_a_));
+#define F_PUT_(T, a) f_args_put_(f_u_, &f_a_, sizeof f_a_, offsetof(f_args_t_, a), sizeof f_a_.a);
 /* The task of n arguments: its parameters, its structure's members, the
  * members as the body's arguments, the arguments as the fork's, and the
  * members put into the slot's words. */
@@ -706,7 +705,8 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
 /* The first steps of a fork or a run: the arguments packed into f_w_, or
  * the error returned; f_rc_ holds F_OK for the call to replace. */
 #define F_PACK_(name, args, puts)                                                                  \
-    struct name##_args_ f_a_ = { F_UNWRAP_ args };                                                 \
+    typedef struct name##_args_ f_args_t_;                                                         \
+    f_args_t_ f_a_ = { F_UNWRAP_ args };                                                           \
     f_bits_ f_u_ = { 0, 0, 0 };                                                                    \
     struct f_words_ f_w_;                                                                          \
     int f_rc_;                                                                                     \
