@@ -229,17 +229,22 @@ static inline void f_store_pair_(void *p, long a, long b)
     f_pair_ v = { a, b };
     *(f_pair_ *)p = v;
 }
+/* Does a fork of this kind write its slot in pairs (f_write_slot_)?  Not
+ * where f_pair_ is one word: the model checker's build makes it a long
+ * (tests/model/model.h), and there every fork stores word by word. */
+#define F_PAIRED_(kind, j, arg)                                                                    \
+    (sizeof(f_pair_) == 2 * sizeof(long) && ((kind) != F_KIND_VOID_ || F_NO_ARGS_(j, arg)))
 #else
 extern F_API _Thread_local struct f_deque_ f_deque_;
 #define F_LIKELY_(x) (x)
 #define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
 #define F_REREAD_() ((void)0)
-#define F_NO_ARGS_(j, arg) 0
 static inline void f_store_pair_(void *p, long a, long b)
 {
     ((long *)p)[0] = a;
     ((long *)p)[1] = b;
 }
+#define F_PAIRED_(kind, j, arg) 0
 #endif
 
 /* Is t below the bound at p, read once?  On x86-64 the compare reads it
@@ -292,7 +297,7 @@ enum { F_ASK_, F_PUSHED_, F_CALL_ };
 static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
                                  unsigned long word, long i, long j, void *arg)
 {
-    if (kind != F_KIND_VOID_ || F_NO_ARGS_(j, arg)) {
+    if (F_PAIRED_(kind, j, arg)) {
         f_store_pair_(&t->word_, (long)word, i);
         f_store_pair_(&t->j_, j, (long)arg);
     } else {
