@@ -128,25 +128,15 @@ int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *ar
     return f_fork_typed_seq_(kind, fn, NULL, i, j, arg);
 }
 
-/* The inline typed fork's asm call into the library (f_fork_typed_out_,
- * filaments/inline-private.h), built on every x86-64, whatever this
- * build's flags, as a program's own flags decide whether its inlines make
- * it.  First its block, the word taken apart as a slot's is (used: only
- * the asm below calls it). */
+/* f_fork_typed_ for the inline typed fork's asm call (f_fork_typed_out_,
+ * filaments/inline-private.h): the arguments from the block at %rdi, and
+ * every general register as the caller left it.  The stack is realigned
+ * for the call: the asm's caller may call with it at any alignment.  Built
+ * on every x86-64, whatever this build's flags, as a program's own flags
+ * decide whether its inlines call it. */
 #if defined(__GNUC__) && defined(__x86_64__)
-void fi_typed_fork_block(const struct f_fork_args_ *a);
-__attribute__((used)) void fi_typed_fork_block(const struct f_fork_args_ *a)
-{
-    struct f_task_ t = { .word_ = a->word_ };
-    (void)f_fork_typed_(fi_task_kind(&t), fi_task_fn(&t), a->i_, a->j_, a->arg_);
-}
-
-/* Then the call's target, f_fork_typed_kept_: fi_typed_fork_block with the
- * block at %rdi, and every general register as the caller left it.  The
- * stack is realigned for the call: the asm's caller may call with it at
- * any alignment.  The call is indirect: where the build marks the library
- * for indirect branch tracking (-fcf-protection), its target begins with
- * endbr64. */
+/* The call is indirect: where the build marks the library for indirect
+ * branch tracking (-fcf-protection), its target begins with endbr64. */
 #if defined(__CET__) && (__CET__ & 1)
 #define FI_ENDBR "\tendbr64\n"
 #else
@@ -170,7 +160,12 @@ __asm__(".text\n"
         "\tpush %rbp\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_rel_offset %rbp, 0\n"
         "\tmov %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n"
         "\tand $-16, %rsp\n"
-        "\tcall fi_typed_fork_block\n"
+        "\tmov 8(%rdi), %rsi\n"
+        "\tmov 16(%rdi), %rdx\n"
+        "\tmov 24(%rdi), %rcx\n"
+        "\tmov 32(%rdi), %r8\n"
+        "\tmov (%rdi), %rdi\n"
+        "\tcall f_fork_typed_@PLT\n"
         "\tmov %rbp, %rsp\n\t.cfi_def_cfa_register %rsp\n"
         "\tpop %rbp\n\t.cfi_adjust_cfa_offset -8\n\t.cfi_restore %rbp\n"
         "\tpop %r11\n\t.cfi_adjust_cfa_offset -8\n"

@@ -401,8 +401,7 @@ F_API f_value f_sync_typed_(unsigned long kind);
  * function's values in the registers that a call clobbers: on x86-64, an
  * asm call of f_fork_typed_kept_ (typed.c), which saves every general
  * register around f_fork_typed_ and takes the arguments from a block in
- * the caller's frame, whose address is its one register input (the word,
- * not the kind and the function, which would each keep a register); the asm
+ * the caller's frame, whose address is its one register input; the asm
  * tells the compiler that the vector and x87 registers are lost, as a call
  * does.  With an ordinary call, which the fast path never makes, gcc 12
  * kept Lace's knapsack's four arguments, live across it, in callee-saved
@@ -418,7 +417,8 @@ F_API f_value f_sync_typed_(unsigned long kind);
  * Elsewhere, and where the compiler may hold values in registers that the
  * list below does not name (AVX-512's, APX's), an ordinary call. */
 struct f_fork_args_ {
-    unsigned long word_;      /* f_word_: fn and the kind, which the fork keeps anyway */
+    unsigned long kind_;
+    void (*fn_)(void);
     long i_;
     long j_;
     void *arg_;
@@ -426,13 +426,12 @@ struct f_fork_args_ {
 F_API void f_fork_typed_kept_(void);
 #if defined(__GNUC__) && defined(__x86_64__) && !defined(__SANITIZE_THREAD__) &&               \
     !defined(F_NO_ASM) && !defined(__AVX512F__) && !defined(__APX_F__)
-static inline void f_fork_typed_out_(unsigned long kind, unsigned long word, void (*fn)(void),
-                                     long i, long j, void *arg)
+static inline void f_fork_typed_out_(unsigned long kind, void (*fn)(void), long i, long j,
+                                     void *arg)
 {
     struct f_fork_args_ a;
-    (void)kind;
-    (void)fn;
-    a.word_ = word;
+    a.kind_ = kind;
+    a.fn_ = fn;
     a.i_ = i;
     a.j_ = j;
     a.arg_ = arg;
@@ -447,10 +446,9 @@ static inline void f_fork_typed_out_(unsigned long kind, unsigned long word, voi
                        "st(7)");
 }
 #else
-static inline void f_fork_typed_out_(unsigned long kind, unsigned long word, void (*fn)(void),
-                                     long i, long j, void *arg)
+static inline void f_fork_typed_out_(unsigned long kind, void (*fn)(void), long i, long j,
+                                     void *arg)
 {
-    (void)word;
     (void)f_fork_typed_(kind, fn, i, j, arg);
 }
 #endif
@@ -514,7 +512,7 @@ static inline void f_fork_typed_out_(unsigned long kind, unsigned long word, voi
             f_write_slot_(d, t, KIND, word, i, j, arg);                                          \
             return t + 1;                                                                      \
         }                                                                                      \
-        f_fork_typed_out_(KIND, word, (void (*)(void))fn, i, j, arg);                          \
+        f_fork_typed_out_(KIND, (void (*)(void))fn, i, j, arg);                                \
         return d->bottom_;                                                                     \
     }                                                                                          \
     static inline struct f_synced_##name##_ f_sync_##name##_at_(struct f_task_ *t,             \
