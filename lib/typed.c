@@ -128,60 +128,6 @@ int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *ar
     return f_fork_typed_seq_(kind, fn, NULL, i, j, arg);
 }
 
-/* f_fork_typed_ for the inline typed fork's asm call (f_fork_typed_out_,
- * filaments/inline-private.h): the arguments from the block at %rdi, and
- * every general register as the caller left it.  The stack is realigned
- * for the call: the asm's caller may call with it at any alignment.  Built
- * on every x86-64, whatever this build's flags, as a program's own flags
- * decide whether its inlines call it. */
-#if defined(__GNUC__) && defined(__x86_64__)
-/* The call is indirect: where the build marks the library for indirect
- * branch tracking (-fcf-protection), its target begins with endbr64. */
-#if defined(__CET__) && (__CET__ & 1)
-#define FI_ENDBR "\tendbr64\n"
-#else
-#define FI_ENDBR ""
-#endif
-__asm__(".text\n"
-        ".globl f_fork_typed_kept_\n"
-        ".type f_fork_typed_kept_, @function\n"
-        "f_fork_typed_kept_:\n"
-        "\t.cfi_startproc\n"
-        FI_ENDBR
-        "\tpush %rdi\n\t.cfi_adjust_cfa_offset 8\n"
-        "\tpush %rax\n\t.cfi_adjust_cfa_offset 8\n"
-        "\tpush %rcx\n\t.cfi_adjust_cfa_offset 8\n"
-        "\tpush %rdx\n\t.cfi_adjust_cfa_offset 8\n"
-        "\tpush %rsi\n\t.cfi_adjust_cfa_offset 8\n"
-        "\tpush %r8\n\t.cfi_adjust_cfa_offset 8\n"
-        "\tpush %r9\n\t.cfi_adjust_cfa_offset 8\n"
-        "\tpush %r10\n\t.cfi_adjust_cfa_offset 8\n"
-        "\tpush %r11\n\t.cfi_adjust_cfa_offset 8\n"
-        "\tpush %rbp\n\t.cfi_adjust_cfa_offset 8\n\t.cfi_rel_offset %rbp, 0\n"
-        "\tmov %rsp, %rbp\n\t.cfi_def_cfa_register %rbp\n"
-        "\tand $-16, %rsp\n"
-        "\tmov 8(%rdi), %rsi\n"
-        "\tmov 16(%rdi), %rdx\n"
-        "\tmov 24(%rdi), %rcx\n"
-        "\tmov 32(%rdi), %r8\n"
-        "\tmov (%rdi), %rdi\n"
-        "\tcall f_fork_typed_@PLT\n"
-        "\tmov %rbp, %rsp\n\t.cfi_def_cfa_register %rsp\n"
-        "\tpop %rbp\n\t.cfi_adjust_cfa_offset -8\n\t.cfi_restore %rbp\n"
-        "\tpop %r11\n\t.cfi_adjust_cfa_offset -8\n"
-        "\tpop %r10\n\t.cfi_adjust_cfa_offset -8\n"
-        "\tpop %r9\n\t.cfi_adjust_cfa_offset -8\n"
-        "\tpop %r8\n\t.cfi_adjust_cfa_offset -8\n"
-        "\tpop %rsi\n\t.cfi_adjust_cfa_offset -8\n"
-        "\tpop %rdx\n\t.cfi_adjust_cfa_offset -8\n"
-        "\tpop %rcx\n\t.cfi_adjust_cfa_offset -8\n"
-        "\tpop %rax\n\t.cfi_adjust_cfa_offset -8\n"
-        "\tpop %rdi\n\t.cfi_adjust_cfa_offset -8\n"
-        "\tret\n"
-        "\t.cfi_endproc\n"
-        ".size f_fork_typed_kept_, .-f_fork_typed_kept_\n");
-#endif
-
 f_frame(f_frame_here)(void)
 {
     guard_frame();

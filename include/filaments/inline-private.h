@@ -397,62 +397,6 @@ F_API int f_fork_typed_seq_(unsigned long kind, void (*fn)(void), void (*seq)(vo
                             long j, void *arg);
 F_API f_value f_sync_typed_(unsigned long kind);
 
-/* The typed fork's call into the library, made so that the fork keeps its
- * function's values in the registers that a call clobbers: on x86-64, an
- * asm call of f_fork_typed_kept_ (typed.c), which saves every general
- * register around f_fork_typed_ and takes the arguments from a block in
- * the caller's frame, whose address is its one register input; the asm
- * tells the compiler that the vector and x87 registers are lost, as a call
- * does.  With an ordinary call, which the fast path never makes, gcc 12
- * kept Lace's knapsack's four arguments, live across it, in callee-saved
- * registers: six pushed and popped per call, four with this, and 801.9
- * million instructions at 24 items, 1 server, against 876.7 (callgrind,
- * December 2026).  Passing the arguments in their registers instead kept
- * all six: the five fixed inputs crowded the fork's other values out of
- * the call-clobbered registers.  The call goes through the GOT, not a
- * PLT entry, whose lazy binding may clobber r10 and r11 (bench/floor's
- * knapsack-task went wrong so).  It steps over the red zone, which a
- * function that gcc thinks a leaf may use; a debugger's backtrace from
- * inside the call (a child pruned in a full deque) may skip that frame.
- * Elsewhere, and where the compiler may hold values in registers that the
- * list below does not name (AVX-512's, APX's), an ordinary call. */
-struct f_fork_args_ {
-    unsigned long kind_;
-    void (*fn_)(void);
-    long i_;
-    long j_;
-    void *arg_;
-};
-F_API void f_fork_typed_kept_(void);
-#if defined(__GNUC__) && defined(__x86_64__) && !defined(__SANITIZE_THREAD__) &&               \
-    !defined(F_NO_ASM) && !defined(__AVX512F__) && !defined(__APX_F__)
-static inline void f_fork_typed_out_(unsigned long kind, void (*fn)(void), long i, long j,
-                                     void *arg)
-{
-    struct f_fork_args_ a;
-    a.kind_ = kind;
-    a.fn_ = fn;
-    a.i_ = i;
-    a.j_ = j;
-    a.arg_ = arg;
-    __asm__ volatile("lea -128(%%rsp), %%rsp\n\t"
-                     "call *f_fork_typed_kept_@GOTPCREL(%%rip)\n\t"
-                     "lea 128(%%rsp), %%rsp"
-                     :
-                     : "D"(&a), "m"(a)
-                     : "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
-                       "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
-                       "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)",
-                       "st(7)");
-}
-#else
-static inline void f_fork_typed_out_(unsigned long kind, void (*fn)(void), long i, long j,
-                                     void *arg)
-{
-    (void)f_fork_typed_(kind, fn, i, j, arg);
-}
-#endif
-
 /* Typed forks: push at the frame, if it is the bottom and below peak_, the
  * highest bottom so far (a new peak goes to the library), which a thief
  * that asks for work zeroes, and take the slot above as the frame (the
@@ -512,7 +456,7 @@ static inline void f_fork_typed_out_(unsigned long kind, void (*fn)(void), long 
             f_write_slot_(d, t, KIND, word, i, j, arg);                                          \
             return t + 1;                                                                      \
         }                                                                                      \
-        f_fork_typed_out_(KIND, (void (*)(void))fn, i, j, arg);                                \
+        f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                                    \
         return d->bottom_;                                                                     \
     }                                                                                          \
     static inline struct f_synced_##name##_ f_sync_##name##_at_(struct f_task_ *t,             \
