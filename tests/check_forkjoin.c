@@ -1245,6 +1245,60 @@ START_TEST(test_forkjoin_small_deque_untyped)
 }
 END_TEST
 
+/* A task's arguments in the slot's words, put there member by member
+ * (f_args_put_): members of 3 and 5 bytes, which are copied, the second
+ * across two words; a short, a _Bool and a float, which are shifted into
+ * place.  Each child checks what it got against its depth; the values
+ * sum the nodes, forked, stolen and run as roots. */
+struct three {
+    unsigned char b[3];
+};
+struct five {
+    unsigned char b[5];
+};
+
+static struct three three_of(long depth)
+{
+    struct three t = { { (unsigned char)depth, 0xa5, (unsigned char)~depth } };
+    return t;
+}
+
+static struct five five_of(long depth)
+{
+    struct five f = { { 0x5a, (unsigned char)depth, 0xff, 0x01, (unsigned char)(depth * 3) } };
+    return f;
+}
+
+F_TASK_6(long, odd_members, long, depth, struct three, t, short, s, struct five, f, _Bool, odd,
+         float, x)
+{
+    struct three te = three_of(depth);
+    struct five fe = five_of(depth);
+    FJ_REQUIRE(memcmp(&t, &te, sizeof t) == 0 && memcmp(&f, &fe, sizeof f) == 0 &&
+               s == (short)(-depth - 300) && odd == (depth % 2 == 1) && x == depth / 4.0f);
+    if (depth == 0)
+        return 1;
+    long d = depth - 1, a, b;
+    F_FORK_LONG(&fr, odd_members, d, three_of(d), (short)(-d - 300), five_of(d), d % 2 == 1,
+                d / 4.0f);
+    b = F_CALL(odd_members, fr, d, three_of(d), (short)(-d - 300), five_of(d), d % 2 == 1,
+               d / 4.0f);
+    a = f_sync_long(&fr, odd_members);
+    return a + b + 1;
+}
+
+START_TEST(test_forkjoin_task_odd_members)
+{
+    FJ_START(_i);
+    f_set_prune(prune_mode(_i));
+    long r = -1, depth = 14;
+    ck_assert_int_eq(F_RUN(odd_members, &r, depth, three_of(depth), (short)(-depth - 300),
+                           five_of(depth), depth % 2 == 1, depth / 4.0f),
+                     F_OK);
+    ck_assert_int_eq(r, (1L << (depth + 1)) - 1);
+}
+END_TEST
+
 /* f_run_long and its kin: a typed function's value from the main thread in
  * one call.  It is a run: roots created before it run in it too, and the
  * library stays ready for the next. */
@@ -1914,6 +1968,7 @@ Suite *make_suite(void)
     FJ_ADD(limits, test_forkjoin_small_deque_typed, 0, 32);
     FJ_ADD(limits, test_forkjoin_small_deque_untyped, 0, 32);
     FJ_ADD(limits, test_forkjoin_run_typed, 0, 16);
+    FJ_ADD(limits, test_forkjoin_task_odd_members, 0, 16);
     FJ_ADD(limits, test_forkjoin_run_typed_errors, 0, 4);
 
     TCase *random = fj_tcase(s, "random");

@@ -229,17 +229,22 @@ static inline void f_store_pair_(void *p, long a, long b)
     f_pair_ v = { a, b };
     *(f_pair_ *)p = v;
 }
+/* Does a fork of this kind write its slot in pairs (f_write_slot_)?  Not
+ * where f_pair_ is one word: the model checker's build makes it a long
+ * (tests/model/model.h), and there every fork stores word by word. */
+#define F_PAIRED_(kind, j, arg)                                                                    \
+    (sizeof(f_pair_) == 2 * sizeof(long) && ((kind) != F_KIND_VOID_ || F_NO_ARGS_(j, arg)))
 #else
 extern F_API _Thread_local struct f_deque_ f_deque_;
 #define F_LIKELY_(x) (x)
 #define F_LOAD_BOUND_(p) (*(struct f_task_ *volatile *)(p))
 #define F_REREAD_() ((void)0)
-#define F_NO_ARGS_(j, arg) 0
 static inline void f_store_pair_(void *p, long a, long b)
 {
     ((long *)p)[0] = a;
     ((long *)p)[1] = b;
 }
+#define F_PAIRED_(kind, j, arg) 0
 #endif
 
 /* Is t below the bound at p, read once?  On x86-64 the compare reads it
@@ -278,20 +283,23 @@ static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const 
  * fork to the library, as a zero before would have. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
-/* A fork's slot, and the bottom above it.  A fork whose compiler sees j = 0
- * and arg = NULL (Fibonacci's) writes the slot in two pair stores, not
- * four: in such a recursion the stores are what a fork waits for (one a
- * cycle on many x86-64 cores), and the two saved made typed fib 11-12 %
- * faster on an unshared core, for two more instructions (doc/design.md,
- * "Fork/join").  A fork with arguments stores word by word: pairing its
- * words takes more instructions than it saves stores, and Lace's
- * knapsack, ported, ran slower with it. */
-static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long word,
-                                 long i, long j, void *arg)
+/* A fork's slot, and the bottom above it.  A typed fork, and an untyped
+ * one whose compiler sees j = 0 and arg = NULL (Fibonacci's), writes the
+ * slot in two pair stores, not four: in such a recursion the stores are
+ * what a fork waits for (one a cycle on many x86-64 cores), and the two
+ * saved made typed fib 11-12 % faster on an unshared core, for two more
+ * instructions (doc/design.md, "Fork/join"); Lace's knapsack, ported as
+ * an F_TASK_4, 6 % faster at 1 and at 2 servers (the median of 30 and 20
+ * alternating rounds, Intel Xeon, December 2026), for 5 more instructions
+ * per fork.  An untyped fork with arguments stores word by word, as the
+ * untyped forks' instruction counts are held to bench/floor.baseline
+ * (fib-join and fork-loop: 4 more with pairs). */
+static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
+                                 unsigned long word, long i, long j, void *arg)
 {
-    if (F_NO_ARGS_(j, arg)) {
+    if (F_PAIRED_(kind, j, arg)) {
         f_store_pair_(&t->word_, (long)word, i);
-        f_store_pair_(&t->j_, 0, 0);
+        f_store_pair_(&t->j_, j, (long)arg);
     } else {
         t->word_ = word;
         t->i_ = i;
@@ -308,7 +316,7 @@ static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long k
     if (fn == (void (*)(void))0)
         return F_ASK_;
     if (F_LIKELY_(f_below_bound_(t, &d->limit_))) {
-        f_write_slot_(d, t, f_word_(kind, fn), i, j, arg);
+        f_write_slot_(d, t, kind, f_word_(kind, fn), i, j, arg);
         return F_PUSHED_;
     }
     return F_LOAD_BOUND_(&d->limit_) != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
@@ -445,7 +453,7 @@ F_API f_value f_sync_typed_(unsigned long kind);
     {                                                                                          \
         struct f_deque_ *d = &f_deque_;                                                        \
         if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_))) {                      \
-            f_write_slot_(d, t, word, i, j, arg);                                              \
+            f_write_slot_(d, t, KIND, word, i, j, arg);                                          \
             return t + 1;                                                                      \
         }                                                                                      \
         f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                                    \
@@ -495,7 +503,7 @@ F_API f_value f_sync_typed_(unsigned long kind);
             return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
         t = *fr;                                                                               \
         if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->limit_))) {                     \
-            f_write_slot_(d, t, f_word_(KIND, (void (*)(void))fn), i, j, arg);                 \
+            f_write_slot_(d, t, KIND, f_word_(KIND, (void (*)(void))fn), i, j, arg);           \
             *fr = t + 1;                                                                       \
             return 0;                                                                          \
         }                                                                                      \
@@ -556,15 +564,76 @@ struct f_words_ {
     void *arg_;
 };
 
-/* n bytes at args into *w: F_OK, or F_ENOMEM where a block was needed. */
-static inline int f_args_pack_(struct f_words_ *w, const void *args, size_t n)
+/* The words as integers while a fork fills them, one bit pattern each. */
+typedef unsigned long f_bits_[3];
+
+/* The n bytes at p as an integer, where n is the size of one: 1 or 0. */
+static inline int f_args_bits_(unsigned long *bits, const void *p, size_t n)
 {
-    struct f_words_ zero = { 0, 0, (void *)0 };
-    *w = zero;
-    if (n <= sizeof *w) {
-        memcpy(w, args, n);
+    unsigned char c;
+    unsigned short s;
+    unsigned int i;
+    if (n == sizeof c) {
+        memcpy(&c, p, n);
+        *bits = c;
+    } else if (n == sizeof s) {
+        memcpy(&s, p, n);
+        *bits = s;
+    } else if (n == sizeof i) {
+        memcpy(&i, p, n);
+        *bits = i;
+    } else if (n == sizeof *bits) {
+        memcpy(bits, p, n);
+    } else {
         return 0;
     }
+    return 1;
+}
+
+/* The member of n bytes at byte off of the structure of size bytes at a,
+ * into the words u (zeroed), where the structure fits in them: where the
+ * member is an integer's size within one word, as its bits shifted to its
+ * place in that word, so that the compiler keeps the words in registers.
+ * A copy of the whole structure into the words (until December 2026) kept
+ * them on the stack, whence the fork loaded them in wider loads than the
+ * stores that had just put them there, which waited for those stores to
+ * reach the cache (a failed store-to-load forward on x86-64): Lace's
+ * knapsack, ported as an F_TASK_4 (three ints in two words), took 3.0
+ * times Lace's time for 1.3 times its instructions, and its pi (two
+ * longs, loaded as one 16-byte vector) 1.26 times.  A member of any other
+ * size or place is copied: correct, and slower. */
+static inline void f_args_put_(f_bits_ u, const void *a, size_t size, size_t off, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)a + off;
+    const unsigned long one = 1;
+    unsigned char little;
+    size_t at = off % sizeof u[0];
+    unsigned long bits;
+    if (size > sizeof(f_bits_))
+        return;
+    if (at + n > sizeof u[0] || !f_args_bits_(&bits, p, n)) {
+        memcpy((unsigned char *)u + off, p, n);
+        return;
+    }
+    /* The byte order, which the compiler folds: the member's first byte
+     * is the word's least significant on a little-endian machine, its
+     * most significant on a big-endian one (s390x). */
+    memcpy(&little, &one, 1);
+    u[off / sizeof u[0]] |= bits << (little ? at : sizeof u[0] - at - n) * CHAR_BIT;
+}
+
+/* The structure of n bytes at args into *w, from the words u where it
+ * fits (f_args_put_ filled them), else into a block: F_OK, or F_ENOMEM. */
+static inline int f_args_pack_(struct f_words_ *w, const f_bits_ u, const void *args, size_t n)
+{
+    if (n <= sizeof(f_bits_)) {
+        w->i_ = (long)u[0];
+        w->j_ = (long)u[1];
+        w->arg_ = (void *)u[2];
+        return 0;
+    }
+    w->i_ = 0;
+    w->j_ = 0;
     if ((w->arg_ = malloc(n)) == (void *)0)
         return F_ENOMEM;
     memcpy(w->arg_, args, n);
@@ -620,13 +689,16 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
 #define F_MEMBER_(T, a) T a;
 #define F_UNPACKED_(T, a) f_a_.a
 #define F_ARG_(T, a) a
+#define F_PUT_(T, a) f_args_put_(f_u_, &f_a_, sizeof f_a_, offsetof(f_args_t_, a), sizeof f_a_.a);
 /* The task of n arguments: its parameters, its structure's members, the
- * members as the body's arguments, and the arguments as the fork's. */
+ * members as the body's arguments, the arguments as the fork's, and the
+ * members put into the slot's words. */
 #define F_TASK_N_(n, ret, name, ...)                                                               \
     F_TASK_##ret##_(name, (F_EACH##n##_(F_PARAM_, F_COMMA_, __VA_ARGS__)),                         \
                     F_EACH##n##_(F_MEMBER_, F_NO_SEP_, __VA_ARGS__),                               \
                     (F_EACH##n##_(F_UNPACKED_, F_COMMA_, __VA_ARGS__)),                            \
-                    (F_EACH##n##_(F_ARG_, F_COMMA_, __VA_ARGS__)))
+                    (F_EACH##n##_(F_ARG_, F_COMMA_, __VA_ARGS__)),                                 \
+                    F_EACH##n##_(F_PUT_, F_NO_SEP_, __VA_ARGS__))
 
 /* What every task has: its arguments' structure and their types. */
 #define F_TASK_ARGS_(name, params, members)                                                        \
@@ -637,10 +709,13 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
 
 /* The first steps of a fork or a run: the arguments packed into f_w_, or
  * the error returned; f_rc_ holds F_OK for the call to replace. */
-#define F_PACK_(name, args)                                                                        \
-    struct name##_args_ f_a_ = { F_UNWRAP_ args };                                                 \
+#define F_PACK_(name, args, puts)                                                                  \
+    typedef struct name##_args_ f_args_t_;                                                         \
+    f_args_t_ f_a_ = { F_UNWRAP_ args };                                                           \
+    f_bits_ f_u_ = { 0, 0, 0 };                                                                    \
     struct f_words_ f_w_;                                                                          \
-    int f_rc_ = f_args_pack_(&f_w_, &f_a_, sizeof f_a_);                                           \
+    int f_rc_;                                                                                     \
+    puts f_rc_ = f_args_pack_(&f_w_, f_u_, &f_a_, sizeof f_a_);                                    \
     if (f_rc_ < 0)                                                                                 \
         return f_rc_;
 
@@ -653,7 +728,7 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
  * F_CALLs do not count).  Lace's knapsack as an F_TASK_4, whose base cases
  * return early, took 1046 million instructions at 1 server without the
  * split and 854 million with it (callgrind, gcc 12, December 2026). */
-#define F_TASK_void_(name, params, members, unpacked, args)                                        \
+#define F_TASK_void_(name, params, members, unpacked, args, puts)                                  \
     F_TASK_ARGS_(name, params, members)                                                            \
     static void name##_body_ params;                                                               \
     static void (*const volatile name##_keep_) params F_UNUSED_ = name##_body_;                    \
@@ -665,7 +740,7 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
     }                                                                                              \
     static inline F_EARLY_ F_UNUSED_ int name##_fork_(f_func f_seq_, F_UNWRAP_ params)             \
     {                                                                                              \
-        F_PACK_(name, args)                                                                        \
+        F_PACK_(name, args, puts)                                                                  \
         f_rc_ = f_seq_ != (f_func)0 ? f_fork_seq(name, f_seq_, f_w_.i_, f_w_.j_, f_w_.arg_)        \
                                     : f_fork(name, f_w_.i_, f_w_.j_, f_w_.arg_);                   \
         return f_args_forked_(f_rc_, &f_w_, sizeof f_a_);                                          \
@@ -675,7 +750,7 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
 /* Typed: name, a typed function of the kind; its fork, which takes the
  * frame (with seq, f_fork_long_seq and its kin); and its run as a root
  * (f_run_long and its kin). */
-#define F_TASK_TYPED_(T, kind, name, params, members, unpacked, args)                              \
+#define F_TASK_TYPED_(T, kind, name, params, members, unpacked, args, puts)                        \
     F_TASK_ARGS_(name, params, members)                                                            \
     static T name##_body_(f_frame fr F_UNUSED_, F_UNWRAP_ params);                                 \
     static T (*const volatile name##_keep_)(f_frame, F_UNWRAP_ params) F_UNUSED_ = name##_body_;   \
@@ -688,7 +763,7 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
     static inline F_EARLY_ F_UNUSED_ int name##_fork_(f_frame *f_fr_, f_##kind##_func f_seq_,      \
                                                       F_UNWRAP_ params)                            \
     {                                                                                              \
-        F_PACK_(name, args)                                                                        \
+        F_PACK_(name, args, puts)                                                                  \
         f_rc_ = f_seq_ != (f_##kind##_func)0                                                       \
                     ? f_fork_##kind##_seq(f_fr_, name, f_seq_, f_w_.i_, f_w_.j_, f_w_.arg_)        \
                     : f_fork_##kind(f_fr_, name, f_w_.i_, f_w_.j_, f_w_.arg_);                     \
@@ -696,7 +771,7 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
     }                                                                                              \
     static inline F_UNUSED_ int name##_run_(T *f_result_, F_UNWRAP_ params)                        \
     {                                                                                              \
-        F_PACK_(name, args)                                                                        \
+        F_PACK_(name, args, puts)                                                                  \
         f_rc_ = f_run_##kind(name, f_w_.i_, f_w_.j_, f_w_.arg_, f_result_);                        \
         return f_args_forked_(f_rc_, &f_w_, sizeof f_a_);                                          \
     }                                                                                              \
