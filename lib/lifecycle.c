@@ -142,7 +142,10 @@ int f_initialize(int nservers)
     if ((rc = fi_servers_start(env.bind, open_server)) < 0)
         goto undo_mechanisms;
     ready(1);
-    AO_store_release(&fi_lib.state, FI_READY);
+    /* No release: no thread reads the state with an acquire (fi_state);
+     * another thread of the program that calls the library next is
+     * ordered after this one by the program's own synchronization. */
+    AO_store(&fi_lib.state, FI_READY);
     return F_OK;
 
 undo_mechanisms:
@@ -175,7 +178,7 @@ void f_finalize(void)
     fi_waitset_destroy(&fi_lib.main_wait);
     fi_waitset_destroy(&fi_lib.servers_wait);
     fi_lib.nservers = 0;
-    AO_store_release(&fi_lib.state, FI_UNINIT);
+    AO_store(&fi_lib.state, FI_UNINIT);    /* no release: as in f_initialize */
 }
 
 int f_parallel(void)

@@ -109,9 +109,10 @@ struct fi_chunk *fi_queue_next_chunk(struct fi_queue *q, struct fi_chunk *c)
     return n;
 }
 
+/* Relaxed: as in fi_queue_take, nobody else moves `first`. */
 struct fi_desc *fi_queue_take_slow(struct fi_queue *q)
 {
-    struct fi_chunk *c = (struct fi_chunk *)AO_load_acquire(&q->first);
+    struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);
     while ((c = fi_queue_next_chunk(q, c)) != NULL) {
         AO_t h = AO_load(&c->head);
         if (h < AO_load(&c->tail)) {

@@ -55,10 +55,13 @@ FI_HIDDEN void fi_queue_cut(struct fi_queue *q, struct fi_queue_mark m,
 /* Is q empty now?  Its oldest chunk is taken up to its tail and is not full,
  * and a pusher goes on to a next chunk only from a full one.  A snapshot, as
  * fi_queue_nonempty, in three loads instead of a call and a walk: false may
- * also mean a used-up full chunk with nothing behind it. */
+ * also mean a used-up full chunk with nothing behind it.  The pusher only
+ * (scheduler.h: a server's own queues), so that `first` needs no acquire:
+ * whatever chunk a taker moved it to, we made it, or the main thread did
+ * before the run that we are in. */
 static inline int fi_queue_empty_now(const struct fi_queue *q)
 {
-    const struct fi_chunk *c = (const struct fi_chunk *)AO_load_acquire(&q->first);
+    const struct fi_chunk *c = (const struct fi_chunk *)AO_load(&q->first);
     AO_t t = AO_load(&c->tail);
     return AO_load(&c->head) == t && t < c->cap;
 }
@@ -78,10 +81,12 @@ static inline FI_MUST_CHECK int fi_queue_push(struct fi_queue *q, const struct f
     return fi_queue_push_slow(q, d);
 }
 
-/* The oldest descriptor of a private queue, or NULL.  Owner only. */
+/* The oldest descriptor of a private queue, or NULL.  Owner only, with
+ * whatever orders its pushes before (an inbox's lock, the run's start):
+ * nobody else moves `first`, so that it needs no acquire. */
 static inline struct fi_desc *fi_queue_take(struct fi_queue *q)
 {
-    struct fi_chunk *c = (struct fi_chunk *)AO_load_acquire(&q->first);
+    struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);
     AO_t h = AO_load(&c->head);
     if (FI_LIKELY(h < AO_load(&c->tail))) {
         AO_store(&c->head, h + 1);
@@ -122,7 +127,8 @@ static inline void fi_run_descs(const struct fi_desc *d, const struct fi_desc *e
 static inline unsigned long fi_queue_run_all(struct fi_queue *q)
 {
     unsigned long ran = 0;
-    for (struct fi_chunk *c = (struct fi_chunk *)AO_load_acquire(&q->first);;) {
+    /* Relaxed: as in fi_queue_take, nobody else moves `first`. */
+    for (struct fi_chunk *c = (struct fi_chunk *)AO_load(&q->first);;) {
         AO_t h = AO_load(&c->head), t;
         while (h < (t = AO_load(&c->tail))) {
             AO_store(&c->head, t);

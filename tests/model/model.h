@@ -28,6 +28,7 @@
  *  - memset, memcpy and memmove, and the copies of structures that the
  *    compiler makes calls of them, which GenMC takes apart only where the
  *    types on both sides agree: loops of word stores.
+ *  - thread attributes (the servers' stack size, server.c): none.
  *  - clocks, sched_yield and the allocator (harness.h).
  *  - the spins of a wait: FI_SPIN_POLLS and FI_YIELD_POLLS (tunables.h) 2
  *    and 1, so that each stage runs and the checker sees a few polls.
@@ -89,6 +90,13 @@ __attribute__((noinline)) void *memmove(void *to, const void *from, size_t n)
             w[k] = r[k];
     return to;
 }
+
+/* Thread attributes, which GenMC's pthread.h lacks: the servers' stack
+ * size (server.c) is the system's business, not the protocol's. */
+#define pthread_attr_init(attr) ((void)(attr), 0)
+#define pthread_attr_setstacksize(attr, bytes) ((void)(attr), (void)(bytes), 0)
+#define pthread_attr_destroy(attr) ((void)(attr), 0)
+#define pthread_create(thread, attr, fn, arg) pthread_create((thread), NULL, (fn), (arg))
 
 typedef struct {
     volatile unsigned long gen;
