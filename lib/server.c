@@ -45,10 +45,12 @@ struct run_wait {
 static int run_posted(void *ctx)
 {
     const struct run_wait *w = ctx;
-    /* Acquire: pairs with the release that posted the run, the loop or the shutdown. */
+    /* Acquire: pairs with the release that posted the run.  The loop's
+     * post and the shutdown are acquired once the wait is over (team_job,
+     * server_main): their polls need no acquire of their own. */
     return AO_load_acquire(&fi_lib.run_gen) != w->gen ||
-           (w->team && AO_load_acquire(&fi_lib.team_gen) != w->team_gen) ||
-           AO_load_acquire(&fi_lib.shutdown);
+           (w->team && AO_load(&fi_lib.team_gen) != w->team_gen) ||
+           AO_load(&fi_lib.shutdown);
 }
 
 /*
@@ -91,18 +93,15 @@ static unsigned parts_of(AO_t team_gen)
  * all are taken or g is over. */
 static int take_part(volatile AO_t *w, AO_t g, unsigned parts, AO_t one)
 {
-    AO_t share = AO_load(w);
     for (;;) {
-        if (share >> GEN_SHIFT > g)
-            return -1;
+        AO_t share = AO_load(w);
         AO_t now = share >> GEN_SHIFT == g ? share : g << GEN_SHIFT;
         unsigned f = front(now), b = back(now);
-        if (f + b >= parts)
+        if (share >> GEN_SHIFT > g || f + b >= parts)
             return -1;
         /* No ordering: the part's bounds came with the post. */
         if (AO_compare_and_swap(w, share, now + one))
             return (int)(one == FRONT_ONE ? f : parts - 1 - b);
-        share = AO_load(w);
     }
 }
 
@@ -148,6 +147,8 @@ static void *server_main(void *arg)
         fi_wake_all(&fi_lib.main_wait);
     for (;;) {
         fi_wait_until(parked, run_posted, &w, cede, FI_PARK_YIELD_NS, NULL);
+        /* Acquire: what the main thread wrote before the stop; pairs with
+         * stop_threads. */
         if (AO_load_acquire(&fi_lib.shutdown)) {
             open_server(me, 0);    /* what it moved outlives the thread */
             return NULL;

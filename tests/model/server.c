@@ -10,12 +10,17 @@
  * what the main thread writes before the stop, which each server reads at
  * its end.
  *
- * With FI_MODEL_TEAM: a loop's team posted and joined
+ * With FI_MODEL_TEAM: FI_MODEL_CALLS (2 by default) calls of a loop whose
+ * member's share comes in two parts, posted and joined
  * (fi_servers_team_post, fi_servers_team_join) between the main thread,
- * which does server 0's share, and server 1, the team's one member, which
- * waits for the post and does its share as server_main does (run_posted,
- * team_job); the loop's input is written before the post, each share read
- * after the join.  Server 0's thread, which a loop never wakes, is left
+ * which does server 0's share and then takes the member's parts not yet
+ * taken, from the back, and server 1, the team's one member, which waits
+ * for each post and takes parts from the front as server_main does
+ * (run_posted, team_job), or finds a call it missed full.  Each part
+ * writes its own result from the call's input, both plain: a part run
+ * twice, in two calls or by both threads, or a part of one call run while
+ * the main thread sets up the next, is a race; each result is read after
+ * its call's join.  Server 0's thread, which a loop never wakes, is left
  * out: with it, and the start and the stop, the check did not end in 3
  * minutes.
  *
@@ -46,7 +51,12 @@ static _Thread_local size_t fi_model_self_slot;
 #endif
 
 static long opened[FI_MODEL_SERVERS], run_in, ran[FI_MODEL_SERVERS], stop_in;
-static long loop_in, share[2];
+#ifndef FI_MODEL_CALLS
+#define FI_MODEL_CALLS 2    /* 1 or 2: member() waits at most twice */
+#endif
+enum { PARTS = 2 };
+static int call;    /* the main thread's, written before each post */
+static long loop_in[FI_MODEL_CALLS], part_out[FI_MODEL_CALLS][PARTS];
 
 static void open_or_close(struct fi_server *me, int open)
 {
@@ -61,17 +71,30 @@ static void run(struct fi_server *me)
     ran[me->index] = run_in;
 }
 
-static void loop_share(struct fi_server *me)
+static void loop_part(struct fi_server *member, unsigned part)
 {
-    share[me->index] = loop_in + me->index;
+    (void)member;
+    part_out[call][part] = loop_in[call] + (long)part;
 }
 
-/* Server 1 as a member of the team: server_main's wait, then its share. */
+/* Server 1 as a member of the team: server_main's wait, then the parts it
+ * can take, until it has seen the last call.  Unrolled: GenMC takes a
+ * loop around the wait whose pass took no part for a spin that never
+ * ends. */
+static void member_pass(struct fi_server *me, struct run_wait *w)
+{
+    fi_wait_until(&fi_lib.team_wait, run_posted, w, 0, FI_PARK_YIELD_NS, NULL);
+    team_job(me, w);
+}
+
 static void *member(void *arg)
 {
     struct run_wait w = { .gen = 0, .team_gen = 0, .team = 1 };
-    fi_wait_until(&fi_lib.team_wait, run_posted, &w, 0, FI_PARK_YIELD_NS, NULL);
-    team_job(arg, &w);
+    member_pass(arg, &w);
+#if FI_MODEL_CALLS > 1
+    if (call_of(w.team_gen) < FI_MODEL_CALLS)
+        member_pass(arg, &w);
+#endif
     return NULL;
 }
 
@@ -84,11 +107,14 @@ int main(void)
     pthread_t t;
     if (pthread_create(&t, NULL, member, &fi_model_servers[1]) != 0)
         abort();
-    loop_in = 10;
-    fi_servers_team_post(loop_share);
-    loop_share(&fi_model_servers[0]);    /* the main thread stands in for server 0 */
-    fi_servers_team_join();
-    assert(share[0] == 10 && share[1] == 11);
+    for (call = 0; call < FI_MODEL_CALLS; ++call) {
+        loop_in[call] = 10 * (call + 1);
+        fi_servers_team_post(loop_part, PARTS);
+        /* Server 0's strip, which the main thread runs, writes nothing. */
+        fi_servers_team_join();
+        for (unsigned p = 0; p < PARTS; ++p)
+            assert(part_out[call][p] == loop_in[call] + (long)p);
+    }
     pthread_join(t, NULL);
 #else
     fi_model_init(FI_MODEL_SERVERS);
