@@ -87,11 +87,11 @@ static size_t partials_bytes;
 /* Set while the thread runs a strip of a main-thread loop. */
 static __thread int in_body __attribute__((tls_model("initial-exec")));
 
-/* The first iteration of strip s: begin + floor(s*n/p), without overflow. */
+/* The first iteration of strip s. */
 static long strip_start(const struct loop *l, int s)
 {
-    unsigned long p = (unsigned long)l->nstrips, q = l->n / p, r = l->n % p;
-    return (long)((unsigned long)l->begin + q * (unsigned long)s + r * (unsigned long)s / p);
+    return (long)((unsigned long)l->begin +
+                  fi_even_cut(l->n, (unsigned long)s, (unsigned long)l->nstrips));
 }
 
 /* Strip s's iterations [*lo, *hi). */
@@ -140,9 +140,9 @@ static void run_part(struct loop *l, int s, unsigned part, unsigned parts)
 {
     long lo, hi;
     strip_bounds(l, s, &lo, &hi);
-    unsigned long len = (unsigned long)hi - (unsigned long)lo, q = len / parts, r = len % parts;
-    hi = (long)((unsigned long)lo + q * (part + 1) + r * (part + 1) / parts);
-    lo = (long)((unsigned long)lo + q * part + r * part / parts);
+    unsigned long len = (unsigned long)hi - (unsigned long)lo;
+    hi = (long)((unsigned long)lo + fi_even_cut(len, part + 1, parts));
+    lo = (long)((unsigned long)lo + fi_even_cut(len, part, parts));
     if (lo < hi)
         l->body(lo, hi, l->arg);
 }

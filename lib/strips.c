@@ -80,9 +80,9 @@ int fi_strips_adaptive(void)
 /* Even strips: server s's begins at floor(s*n/p). */
 static void even(struct placement *pl)
 {
-    unsigned long p = (unsigned long)st.nservers, q = pl->n / p, r = pl->n % p;
+    unsigned long p = (unsigned long)st.nservers;
     for (unsigned long s = 0; s <= p; ++s)
-        pl->bound[s] = q * s + r * s / p;
+        pl->bound[s] = fi_even_cut(pl->n, s, p);
     for (unsigned long s = 0; s < p; ++s)
         pl->share[s] = (double)(pl->bound[s + 1] - pl->bound[s]);
 }

@@ -15,6 +15,14 @@
 
 #include "base.h"
 
+/* Where the k-th of p even parts of n things begins: floor(k*n/p), without
+ * overflow for any n (k <= p).  A loop's strips (loop.c, strips.c) and
+ * the parts of a strip (loop.c) are cut so, the same on every call. */
+static inline unsigned long fi_even_cut(unsigned long n, unsigned long k, unsigned long p)
+{
+    return n / p * k + n % p * k / p;
+}
+
 /* Is adaptive placement on for loops (F_ADAPT_ALL, and not
  * FILAMENTS_ADAPT=none), with 2 servers or more? */
 FI_HIDDEN int fi_strips_adaptive(void);
