@@ -97,7 +97,15 @@ static void *server(void *arg)
         own();
     else
         for (int t = 0; t < FI_MODEL_TRIES; ++t)
+#if FI_MODEL_SERVERS > 2
+            /* Server 0 only, as fi_forkjoin_help tries each victim: after
+             * a failed claim it would ask the other thieves, whose deques
+             * nothing ever fills, and their requests race the owner's
+             * leapfrogging ones (wait_done) on words nobody reads. */
+            steal_from(me, &fi_model_servers[0]);
+#else
             fi_forkjoin_help(me);
+#endif
     return NULL;
 }
 
