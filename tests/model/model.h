@@ -46,6 +46,10 @@
 #include <string.h>
 #include <time.h>
 
+/* The clock of a server thread's CPU time (handoff.c): it stands still
+ * (harness.h), as a late server's does while it is off its core. */
+#define FI_MODEL_CPU_CLOCK ((clockid_t)-1000)
+
 #define FI_SPIN_POLLS 2
 #define FI_YIELD_POLLS 1
 
