@@ -169,8 +169,11 @@ START_TEST(test_loop_adaptive_slow_server)
      * Only at 2 servers: with more, a fast server that wakes late for its
      * calls (its share then run by the main thread, server.c) counts as
      * slower still, and the slow one's strip may grow (253 of 400 at 3
-     * servers under ThreadSanitizer). */
-    if (p == 2)
+     * servers under ThreadSanitizer).  Not under valgrind (T_SCALE), which
+     * runs one thread at a time: the slow server claims the chunks of
+     * every strip while the main thread waits for its turn (303 of 400 in
+     * CI's valgrind stage), whatever the placement says. */
+    if (p == 2 && t_scaled(100) == 100)
         ck_assert_int_le(t_ldl(&sl.by_last), n / p);
     /* The default's: the slow server runs the first parts of its even
      * strip, the main thread the others once it is done with its own. */
