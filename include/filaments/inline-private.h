@@ -229,11 +229,10 @@ static inline void f_store_pair_(void *p, long a, long b)
     f_pair_ v = { a, b };
     *(f_pair_ *)p = v;
 }
-/* Does a fork of this kind write its slot in pairs (f_write_slot_)?  Not
+/* Does a fork store j and arg as one pair of zeros (f_write_slot_)?  Not
  * where f_pair_ is one word: the model checker's build makes it a long
  * (tests/model/model.h), and there every fork stores word by word. */
-#define F_PAIRED_(kind, j, arg)                                                                    \
-    (sizeof(f_pair_) == 2 * sizeof(long) && ((kind) != F_KIND_VOID_ || F_NO_ARGS_(j, arg)))
+#define F_ZEROS_PAIRED_(j, arg) (sizeof(f_pair_) == 2 * sizeof(long) && F_NO_ARGS_(j, arg))
 #else
 extern F_API _Thread_local struct f_deque_ f_deque_;
 #define F_LIKELY_(x) (x)
@@ -244,7 +243,7 @@ static inline void f_store_pair_(void *p, long a, long b)
     ((long *)p)[0] = a;
     ((long *)p)[1] = b;
 }
-#define F_PAIRED_(kind, j, arg) 0
+#define F_ZEROS_PAIRED_(j, arg) 0
 #endif
 
 /* Is t below the bound at p, read once?  On x86-64 the compare reads it
@@ -283,26 +282,26 @@ static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const 
  * fork to the library, as a zero before would have. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
-/* A fork's slot, and the bottom above it.  A typed fork, and an untyped
- * one whose compiler sees j = 0 and arg = NULL (Fibonacci's), writes the
- * slot in two pair stores, not four: in such a recursion the stores are
- * what a fork waits for (one a cycle on many x86-64 cores), and the two
- * saved made typed fib 11-12 % faster on an unshared core, for two more
- * instructions (doc/design.md, "Fork/join"); Lace's knapsack, ported as
- * an F_TASK_4, 6 % faster at 1 and at 2 servers (the median of 30 and 20
- * alternating rounds, Intel Xeon, December 2026), for 5 more instructions
- * per fork.  An untyped fork with arguments stores word by word, as the
- * untyped forks' instruction counts are held to bench/floor.baseline
- * (fib-join and fork-loop: 4 more with pairs). */
-static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
-                                 unsigned long word, long i, long j, void *arg)
+/* A fork's slot, and the bottom above it: four stores, or three where the
+ * compiler sees j = 0 and arg = NULL (Fibonacci's forks), whose two zeros
+ * are one pair store for the same instructions (a zeroed register and a
+ * store): in such a recursion the stores are what a fork waits for
+ * (doc/design.md, "Fork/join").  The word and i, and j and arg where they
+ * vary, are not paired: from general registers a pair takes four
+ * instructions for the two stores it saves (movq, movq, punpcklqdq).
+ * With every typed fork's slot in pairs (until December 2026) a typed
+ * fork + sync took 17.87 instructions over a call and knapsack 86.51
+ * (bench/floor), against 15.87 and 81.51 now, and Lace's fib, knapsack
+ * and pi ported ran no faster (this way: 0.96, 0.96 and 1.01 times their
+ * time, 15 alternating rounds, 1 server, Intel Xeon). */
+static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long word,
+                                 long i, long j, void *arg)
 {
-    if (F_PAIRED_(kind, j, arg)) {
-        f_store_pair_(&t->word_, (long)word, i);
+    t->word_ = word;
+    t->i_ = i;
+    if (F_ZEROS_PAIRED_(j, arg)) {
         f_store_pair_(&t->j_, j, (long)arg);
     } else {
-        t->word_ = word;
-        t->i_ = i;
         t->j_ = j;
         t->arg_ = arg;
     }
@@ -316,7 +315,7 @@ static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long k
     if (fn == (void (*)(void))0)
         return F_ASK_;
     if (F_LIKELY_(f_below_bound_(t, &d->limit_))) {
-        f_write_slot_(d, t, kind, f_word_(kind, fn), i, j, arg);
+        f_write_slot_(d, t, f_word_(kind, fn), i, j, arg);
         return F_PUSHED_;
     }
     return F_LOAD_BOUND_(&d->limit_) != (struct f_task_ *)0 && t >= d->prune_ ? F_CALL_ : F_ASK_;
@@ -453,7 +452,7 @@ F_API f_value f_sync_typed_(unsigned long kind);
     {                                                                                          \
         struct f_deque_ *d = &f_deque_;                                                        \
         if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_))) {                      \
-            f_write_slot_(d, t, KIND, word, i, j, arg);                                          \
+            f_write_slot_(d, t, word, i, j, arg);                                                \
             return t + 1;                                                                      \
         }                                                                                      \
         f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                                    \
@@ -503,7 +502,7 @@ F_API f_value f_sync_typed_(unsigned long kind);
             return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
         t = *fr;                                                                               \
         if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->limit_))) {                     \
-            f_write_slot_(d, t, KIND, f_word_(KIND, (void (*)(void))fn), i, j, arg);           \
+            f_write_slot_(d, t, f_word_(KIND, (void (*)(void))fn), i, j, arg);                 \
             *fr = t + 1;                                                                       \
             return 0;                                                                          \
         }                                                                                      \
