@@ -30,8 +30,9 @@ _Static_assert(sizeof(AO_t) == sizeof(unsigned long) && sizeof(AO_t) == sizeof(v
                "f_task_.done_, thief_ and f_deque_.limit_, peak_ are AO_t");
 _Static_assert(sizeof(void (*)(void)) == sizeof(unsigned long) && sizeof(long) == 8,
                "a slot's word holds a function's address below 2^56 and its kind above");
-_Static_assert(offsetof(struct f_task_, arg_) == offsetof(struct f_task_, j_) + sizeof(long),
-               "a fork without arguments stores j_ and arg_ as a pair (f_store_pair_)");
+_Static_assert(offsetof(struct f_task_, j_) == offsetof(struct f_task_, word_) + sizeof(long) &&
+                   offsetof(struct f_task_, arg_) == offsetof(struct f_task_, i_) + sizeof(long),
+               "a fork stores word_ and a zero j_, i_ and a zero arg_, as pairs (f_store_pair_)");
 
 /* A slot's word, taken apart (filaments/inline-private.h, struct f_task_). */
 static inline unsigned long fi_task_kind(const struct f_task_ *t)

@@ -173,8 +173,8 @@ static inline unsigned long f_word_(unsigned long kind, void (*fn)(void))
 
 struct f_task_ {
     unsigned long word_;      /* f_word_: fn, and the kind above it */
-    long i_;
-    long j_;
+    long j_;                  /* beside the word, and arg beside i, for the pairs of a */
+    long i_;                  /* fork that passes zeros (f_write_slot_) */
     void *arg_;
     f_value result_;
     volatile unsigned long done_;   /* written by a thief */
@@ -218,8 +218,8 @@ extern F_API __thread struct f_deque_ f_deque_ __attribute__((tls_model("initial
  * word again, so that its first compares with the word in memory and
  * needs no register for it. */
 #define F_REREAD_() __asm__("" ::: "memory")
-/* j and arg are the constants 0 and NULL where the fork is compiled. */
-#define F_NO_ARGS_(j, arg) (__builtin_constant_p((j) == 0 && (arg) == 0) && (j) == 0 && (arg) == 0)
+/* x is the constant 0 (or NULL) where the fork is compiled. */
+#define F_ZERO_(x) (__builtin_constant_p((x) == 0) && (x) == 0)
 /* Two neighbouring words of a slot, stored as one (x86-64's 16-byte store,
  * a pair store elsewhere); aligned(8): it assumes no more of the address
  * than a long does. */
@@ -229,10 +229,11 @@ static inline void f_store_pair_(void *p, long a, long b)
     f_pair_ v = { a, b };
     *(f_pair_ *)p = v;
 }
-/* Does a fork store j and arg as one pair of zeros (f_write_slot_)?  Not
- * where f_pair_ is one word: the model checker's build makes it a long
- * (tests/model/model.h), and there every fork stores word by word. */
-#define F_ZEROS_PAIRED_(j, arg) (sizeof(f_pair_) == 2 * sizeof(long) && F_NO_ARGS_(j, arg))
+/* Does a fork store x, a zero, with the word before it as one pair
+ * (f_write_slot_)?  Not where f_pair_ is one word: the model checker's
+ * build makes it a long (tests/model/model.h), and there every fork
+ * stores word by word. */
+#define F_PAIRS_ZERO_(x) (sizeof(f_pair_) == 2 * sizeof(long) && F_ZERO_(x))
 #else
 extern F_API _Thread_local struct f_deque_ f_deque_;
 #define F_LIKELY_(x) (x)
@@ -243,7 +244,7 @@ static inline void f_store_pair_(void *p, long a, long b)
     ((long *)p)[0] = a;
     ((long *)p)[1] = b;
 }
-#define F_ZEROS_PAIRED_(j, arg) 0
+#define F_PAIRS_ZERO_(x) 0
 #endif
 
 /* Is t below the bound at p, read once?  On x86-64 the compare reads it
@@ -282,27 +283,27 @@ static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const 
  * fork to the library, as a zero before would have. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
-/* A fork's slot, and the bottom above it: four stores, or three where the
- * compiler sees j = 0 and arg = NULL (Fibonacci's forks), whose two zeros
- * are one pair store for the same instructions (a zeroed register and a
- * store): in such a recursion the stores are what a fork waits for
- * (doc/design.md, "Fork/join").  The word and i, and j and arg where they
- * vary, are not paired: from general registers a pair takes four
- * instructions for the two stores it saves (movq, movq, punpcklqdq).
- * With every typed fork's slot in pairs (until December 2026) a typed
- * fork + sync took 17.87 instructions over a call and knapsack 86.51
- * (bench/floor), against 15.87 and 81.51 now, and Lace's fib, knapsack
- * and pi ported ran no faster (this way: 0.96, 0.96 and 1.01 times their
- * time, 15 alternating rounds, 1 server, Intel Xeon). */
+/* A fork's slot, and the bottom above it.  Where j or arg is a constant
+ * zero (Fibonacci's forks: both; a task of two longs: arg), it is stored
+ * with the word before it (the function's, i) as one pair: a register
+ * whose upper half the move to it zeroes (movq) and one store, the
+ * instructions of the two stores it replaces.  In such a recursion the
+ * stores are what a fork waits for (doc/design.md, "Fork/join").  Where
+ * both vary, the pair would take more instructions than it saves stores
+ * (movq, movq, punpcklqdq), and every word is stored alone. */
 static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned long word,
                                  long i, long j, void *arg)
 {
-    t->word_ = word;
-    t->i_ = i;
-    if (F_ZEROS_PAIRED_(j, arg)) {
-        f_store_pair_(&t->j_, j, (long)arg);
+    if (F_PAIRS_ZERO_(j)) {
+        f_store_pair_(&t->word_, (long)word, j);
     } else {
+        t->word_ = word;
         t->j_ = j;
+    }
+    if (F_PAIRS_ZERO_(arg)) {
+        f_store_pair_(&t->i_, i, (long)arg);
+    } else {
+        t->i_ = i;
         t->arg_ = arg;
     }
     t->forks_++;

@@ -23,7 +23,7 @@
  *    wake-up.
  *  - vector types, which GenMC's metadata pass cannot name, and
  *    __builtin_constant_p, which it cannot run: every fork stores its words
- *    one by one (F_NO_ARGS_ is 0; f_pair_ is a long, so F_ZEROS_PAIRED_ is 0,
+ *    one by one (F_ZERO_ is 0; f_pair_ is a long, so F_PAIRS_ZERO_ is 0,
  *    filaments/inline-private.h).
  *  - memset, memcpy and memmove, and the copies of structures that the
  *    compiler makes calls of them, which GenMC takes apart only where the
