@@ -16,7 +16,7 @@ const int t_counts[T_NCOUNTS] = { 1, 2, 3, 4, 8 };
 
 int t_servers_cap(int n)
 {
-    return t_scaled(100) < 100 && n > 2 ? 2 : n;
+    return t_scaled_down() && n > 2 ? 2 : n;
 }
 
 int t_servers(int loop_index)
@@ -221,6 +221,11 @@ long t_scaled(long n)
     }
     long scaled = n * pct / 100;
     return scaled > 0 ? scaled : 1;
+}
+
+int t_scaled_down(void)
+{
+    return t_scaled(100) < 100;
 }
 
 void t_work(long units)

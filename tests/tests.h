@@ -118,6 +118,12 @@ int t_wait_flag(atomic_int *flag);
  * (scripts/run-tests sets T_SCALE) covers every path in reasonable time. */
 long t_scaled(long n);
 
+/* Is the run scaled down ($T_SCALE under 100), as scripts/run-tests runs
+ * the suites under valgrind?  Such a run skips what it cannot afford (a
+ * thousand threads) and the bounds that hold only where threads run at
+ * the same time (valgrind runs one at a time). */
+int t_scaled_down(void);
+
 /* Burn some CPU (a result the compiler cannot drop). */
 void t_work(long units);
 
