@@ -171,10 +171,13 @@ static inline unsigned long f_word_(unsigned long kind, void (*fn)(void))
     return (unsigned long)fn | tag << F_KIND_SHIFT_;
 }
 
+/* j follows the word and arg follows i: where a fork passes j = 0 or
+ * arg = NULL, that zero and the word before it are one pair store
+ * (f_write_slot_). */
 struct f_task_ {
     unsigned long word_;      /* f_word_: fn, and the kind above it */
-    long j_;                  /* beside the word, and arg beside i, for the pairs of a */
-    long i_;                  /* fork that passes zeros (f_write_slot_) */
+    long j_;
+    long i_;
     void *arg_;
     f_value result_;
     volatile unsigned long done_;   /* written by a thief */
