@@ -128,6 +128,86 @@ int f_fork_typed_(unsigned long kind, void (*fn)(void), long i, long j, void *ar
     return f_fork_typed_seq_(kind, fn, NULL, i, j, arg);
 }
 
+/*
+ * The way in of a typed fork that its inline path leaves to the library on
+ * x86-64 (f_ask_typed_fork_, filaments/inline-private.h): its words in the
+ * calling server's asked_ slot, and every general register that a callee
+ * may clobber (rax, rcx, rdx, rsi, rdi, r8-r11) saved around the call of
+ * fi_fork_typed_asked, on a stack aligned for it.  The caller has moved
+ * its stack pointer 128 bytes down, past its red zone, before the call:
+ * the unwind information below says so (the canonical frame address is
+ * 136 bytes above the return address, not 8), so that an unwinder finds
+ * the caller's own stack pointer and frame, and it says where each
+ * register is saved, so that a debugger shows the caller's values in
+ * them; rbp is pushed first and made the frame pointer, so that a walk
+ * of frame pointers (a profiler's, AddressSanitizer's) finds the caller
+ * too.  Not for the model checker, which takes no assembly
+ * (tests/model/model.h): its builds use the C path.
+ */
+#if defined(__x86_64__) && defined(__ELF__) && !defined(FI_MODEL_CHECK)
+__attribute__((used)) void fi_fork_typed_asked(void);
+void fi_fork_typed_asked(void)
+{
+    const struct f_task_ *t = &f_deque_.asked_;
+    (void)f_fork_typed_(fi_task_kind(t), fi_task_fn(t), t->i_, t->j_, t->arg_);
+}
+
+#if defined(__CET__) && (__CET__ & 1)
+#define FI_ENDBR "endbr64\n\t"    /* an indirect call's target, under IBT */
+#else
+#define FI_ENDBR ""
+#endif
+__asm__(".text\n\t"
+        ".globl f_fork_typed_asked_\n\t"
+        ".type f_fork_typed_asked_, @function\n\t"
+        ".p2align 4\n"
+        "f_fork_typed_asked_:\n\t"
+        ".cfi_startproc\n\t"
+        ".cfi_def_cfa %rsp, 136\n\t"
+        ".cfi_offset %rip, -136\n\t"
+        FI_ENDBR
+        "push %rbp\n\t"
+        ".cfi_adjust_cfa_offset 8\n\t"
+        ".cfi_offset %rbp, -144\n\t"
+        "mov %rsp, %rbp\n\t"
+        ".cfi_def_cfa_register %rbp\n\t"
+        "push %rax\n\t"
+        ".cfi_offset %rax, -152\n\t"
+        "push %rcx\n\t"
+        ".cfi_offset %rcx, -160\n\t"
+        "push %rdx\n\t"
+        ".cfi_offset %rdx, -168\n\t"
+        "push %rsi\n\t"
+        ".cfi_offset %rsi, -176\n\t"
+        "push %rdi\n\t"
+        ".cfi_offset %rdi, -184\n\t"
+        "push %r8\n\t"
+        ".cfi_offset %r8, -192\n\t"
+        "push %r9\n\t"
+        ".cfi_offset %r9, -200\n\t"
+        "push %r10\n\t"
+        ".cfi_offset %r10, -208\n\t"
+        "push %r11\n\t"
+        ".cfi_offset %r11, -216\n\t"
+        "and $-16, %rsp\n\t"
+        "call fi_fork_typed_asked\n\t"
+        "lea -72(%rbp), %rsp\n\t"
+        "pop %r11\n\t"
+        "pop %r10\n\t"
+        "pop %r9\n\t"
+        "pop %r8\n\t"
+        "pop %rdi\n\t"
+        "pop %rsi\n\t"
+        "pop %rdx\n\t"
+        "pop %rcx\n\t"
+        "pop %rax\n\t"
+        "pop %rbp\n\t"
+        ".cfi_def_cfa %rsp, 136\n\t"
+        "ret\n\t"
+        ".cfi_endproc\n\t"
+        ".size f_fork_typed_asked_, .-f_fork_typed_asked_");
+#endif
+
 f_frame(f_frame_here)(void)
 {
     guard_frame();

@@ -1245,6 +1245,60 @@ START_TEST(test_forkjoin_small_deque_untyped)
 }
 END_TEST
 
+/* Values that a typed function holds across forks that the library takes
+ * (a deque of 2 or 3 slots: most forks find it full; new peaks; thieves'
+ * requests): on x86-64 such a fork enters the library without a call's
+ * clobbers (f_fork_typed_asked_), so that the compiler keeps values in the
+ * registers that a callee may clobber.  Twelve integers and three doubles,
+ * loaded from volatile memory before the fork, so that the compiler must
+ * keep them rather than load or compute them again, are compared after
+ * it with the same memory; a long double beside them, on the x87 stack. */
+static volatile long kept_ints[6];
+static volatile double kept_doubles[2];
+static atomic_long kept_wrong;
+
+static long keep_across_fork(f_frame fr, long n, long j, void *arg)
+{
+    if (n < 2)
+        return n;
+    long a0 = kept_ints[0] + n, a1 = kept_ints[1] + n, a2 = kept_ints[2] + n;
+    long a3 = kept_ints[3] + n, a4 = kept_ints[4] + n, a5 = kept_ints[5] + n;
+    double d0 = kept_doubles[0] + n, d1 = kept_doubles[1] + n;
+    long double x = (long double)kept_doubles[0] * n;
+    f_fork_long(&fr, keep_across_fork, n - 1, j, arg);
+    long wrong = (a0 != kept_ints[0] + n) + (a1 != kept_ints[1] + n) + (a2 != kept_ints[2] + n) +
+                 (a3 != kept_ints[3] + n) + (a4 != kept_ints[4] + n) +
+                 (a5 != kept_ints[5] + n) + (d0 != kept_doubles[0] + n) +
+                 (d1 != kept_doubles[1] + n) + (x != (long double)kept_doubles[0] * n);
+    if (wrong != 0)
+        atomic_fetch_add(&kept_wrong, wrong);
+    long b = keep_across_fork(fr, n - 2, j, arg);
+    return f_sync_long(&fr, keep_across_fork) + b;
+}
+
+START_TEST(test_forkjoin_values_kept_across_library_fork)
+{
+    ck_assert_int_eq(setenv("FILAMENTS_DEQUE", small_deque(_i), 1), 0);
+    FJ_START(_i);
+    for (int k = 0; k < 6; ++k)
+        kept_ints[k] = 1000 * k + 17;
+    for (int k = 0; k < 2; ++k)
+        kept_doubles[k] = 0.5 + k;
+    atomic_store(&kept_wrong, 0);
+    for (long n = 0; n <= 20; ++n) {
+        long r = -1;
+        ck_assert_int_eq(f_run_long(keep_across_fork, n, 0, NULL, &r), F_OK);
+        ck_assert_msg(r == fib_seq(n), "FILAMENTS_DEQUE=%s: fib(%ld) is %ld, not %ld",
+                      small_deque(_i), n, r, fib_seq(n));
+    }
+    ck_assert_msg(atomic_load(&kept_wrong) == 0, "%ld values changed across forks",
+                  (long)atomic_load(&kept_wrong));
+    struct f_stats st;
+    ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+    ck_assert_uint_gt(st.pruned_forks, 0);    /* forks that the library took */
+}
+END_TEST
+
 /* A task's arguments in the slot's words, put there member by member
  * (f_args_put_): members of 3 and 5 bytes, which are copied, the second
  * across two words; a short, a _Bool and a float, which are shifted into
@@ -1967,6 +2021,7 @@ Suite *make_suite(void)
     FJ_ADD(limits, test_forkjoin_full_deque_typed_join_first, 0, 4);
     FJ_ADD(limits, test_forkjoin_small_deque_typed, 0, 32);
     FJ_ADD(limits, test_forkjoin_small_deque_untyped, 0, 32);
+    FJ_ADD(limits, test_forkjoin_values_kept_across_library_fork, 0, 16);
     FJ_ADD(limits, test_forkjoin_run_typed, 0, 16);
     FJ_ADD(limits, test_forkjoin_task_odd_members, 0, 16);
     FJ_ADD(limits, test_forkjoin_run_typed_errors, 0, 4);

@@ -201,6 +201,8 @@ struct f_deque_ {
                                  goes through the library; a thief sets it to NULL (atomic) */
     struct f_task_ *slot_;
     unsigned long pruned_;
+    struct f_task_ asked_;    /* a typed fork that the inline path leaves to the
+                                 library through f_fork_typed_asked_ (x86-64) */
 };
 
 /* The calling server's deque, in the thread itself, so that a fast path
@@ -260,9 +262,14 @@ static inline void f_store_pair_(void *p, long a, long b)
  * where F_NO_ASM is defined (./configure --disable-asm, which tests the
  * fallback on x86-64), F_LOAD_BOUND_: one instruction more per fork and
  * per sync's bound (bench/floor, typed fib 36.84 against 35.86 per fork +
- * sync, December 2026), the code that every other machine runs. */
-#if defined(__GNUC__) && defined(__x86_64__) && defined(__GCC_ASM_FLAG_OUTPUTS__) &&            \
-    !defined(__SANITIZE_THREAD__) && !defined(F_NO_ASM)
+ * sync, December 2026), the code that every other machine runs.
+ * F_ASM_X86_64_: where this file's x86-64 assembly is used, here and in
+ * f_ask_typed_fork_ below (ELF: its call goes through the GOT). */
+#if defined(__GNUC__) && defined(__x86_64__) && defined(__ELF__) &&                            \
+    defined(__GCC_ASM_FLAG_OUTPUTS__) && !defined(__SANITIZE_THREAD__) && !defined(F_NO_ASM)
+#define F_ASM_X86_64_ 1
+#endif
+#if defined(F_ASM_X86_64_)
 static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const *p)
 {
     __asm__ goto("cmpq %1, %0\n\tjae %l[above]" : : "r"(t), "m"(*p) : "cc" : above);
@@ -400,6 +407,66 @@ F_API int f_fork_typed_seq_(unsigned long kind, void (*fn)(void), void (*seq)(vo
                             long j, void *arg);
 F_API f_value f_sync_typed_(unsigned long kind);
 
+/*
+ * A typed fork that its inline path leaves to the library (a new peak, a
+ * thief's request, a frame that is not the bottom): f_fork_typed_.  On
+ * x86-64 it is entered without the clobbers of a call: the fork's words go
+ * into the deque's asked_ slot and f_fork_typed_asked_ saves every general
+ * register that the calling convention lets a callee clobber, so that the
+ * compiler may keep the caller's arguments and values in those registers
+ * across the fork.  With a plain call here, gcc 12 kept Lace's knapsack's
+ * four arguments in callee-saved registers, pushed and popped six per call
+ * and spilled its frame around the child's call (bench/floor, gcc 12.2:
+ * knapsack-task 72.38 instructions per call, 63.38 with this; pi 83.45,
+ * 66.47; typed fork + sync 15.87 over a call, 13.97; doc/design.md,
+ * "Fork/join").  The call
+ * skips the red zone, which the caller may use, and goes through the GOT,
+ * not a PLT entry, whose lazy binding would clobber r11;
+ * f_fork_typed_asked_'s unwind information puts the caller's stack
+ * pointer back above the red zone, so that a debugger's backtrace from
+ * within the library is whole.  The vector and x87 registers are
+ * clobbered (the C library's string functions use them, with AVX-512's
+ * mask registers).
+ */
+#if defined(F_ASM_X86_64_)
+#if defined(__AVX512F__)
+#define F_AVX512_CLOBBERS_                                                                     \
+    , "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", \
+        "xmm26", "xmm27", "xmm28", "xmm29", "xmm30", "xmm31", "k0", "k1", "k2", "k3", "k4",     \
+        "k5", "k6", "k7"
+#else
+#define F_AVX512_CLOBBERS_
+#endif
+F_API void f_fork_typed_asked_(void);
+static inline void f_ask_typed_fork_(struct f_deque_ *d, unsigned long kind, void (*fn)(void),
+                                     unsigned long word, long i, long j, void *arg)
+{
+    (void)kind;
+    (void)fn;
+    d->asked_.word_ = word;
+    d->asked_.i_ = i;
+    d->asked_.j_ = j;
+    d->asked_.arg_ = arg;
+    __asm__ volatile("lea -128(%%rsp), %%rsp\n\t"
+                     "call *f_fork_typed_asked_@GOTPCREL(%%rip)\n\t"
+                     "lea 128(%%rsp), %%rsp"
+                     :
+                     :
+                     : "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6",
+                       "xmm7", "xmm8", "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14",
+                       "xmm15", "st", "st(1)", "st(2)", "st(3)", "st(4)", "st(5)", "st(6)",
+                       "st(7)" F_AVX512_CLOBBERS_);
+}
+#else
+static inline void f_ask_typed_fork_(struct f_deque_ *d, unsigned long kind, void (*fn)(void),
+                                     unsigned long word, long i, long j, void *arg)
+{
+    (void)d;
+    (void)word;
+    f_fork_typed_(kind, fn, i, j, arg);
+}
+#endif
+
 /* Typed forks: push at the frame, if it is the bottom and below peak_, the
  * highest bottom so far (a new peak goes to the library), which a thief
  * that asks for work zeroes, and take the slot above as the frame (the
@@ -459,7 +526,7 @@ F_API f_value f_sync_typed_(unsigned long kind);
             f_write_slot_(d, t, word, i, j, arg);                                                \
             return t + 1;                                                                      \
         }                                                                                      \
-        f_fork_typed_(KIND, (void (*)(void))fn, i, j, arg);                                    \
+        f_ask_typed_fork_(d, KIND, (void (*)(void))fn, word, i, j, arg);                        \
         return d->bottom_;                                                                     \
     }                                                                                          \
     static inline struct f_synced_##name##_ f_sync_##name##_at_(struct f_task_ *t,             \
