@@ -32,6 +32,15 @@ static struct f_task_ no_slot[2] = { { .word_ = (F_MARK_ | F_NOT_UNTYPED_) << F_
 static const struct f_deque_ no_deque = NO_DEQUE;
 F_API __thread struct f_deque_ f_deque_ = NO_DEQUE;
 
+/* The bytes of a deque of cap slots: one more, marked, below the first, so
+ * that a sync at the first slot reads a mark there, where the library has
+ * the last word; and one above the last, the frame of a child run at the
+ * bottom of a full deque, where fi_call leaves its words. */
+static size_t deque_bytes(size_t cap)
+{
+    return (cap + 2) * sizeof(struct f_task_);
+}
+
 static int deque_init(struct fi_deque *d, size_t slots)
 {
     memset(d, 0, sizeof *d);
@@ -39,9 +48,7 @@ static int deque_init(struct fi_deque *d, size_t slots)
     /* Zeroed (done and thief start at 0) and touched only as used. */
     d->own = &d->home;
     d->prune_depth = FI_PRUNE_DEPTH;
-    /* One more, marked, below the first: a sync at the first slot reads a
-     * mark there, where the library has the last word. */
-    struct f_task_ *pages = fi_alloc_zeroed_pages((d->cap + 1) * sizeof *pages);
+    struct f_task_ *pages = fi_alloc_zeroed_pages(deque_bytes(d->cap));
     /* Room for the values of typed forks kept aside in a full deque
      * (fork.c), which is the one allocation a typed fork could need:
      * made here, so that those forks cannot fail (f_fork(3)). */
@@ -49,7 +56,7 @@ static int deque_init(struct fi_deque *d, size_t slots)
     d->pruned = fi_alloc(d->pruned_cap * sizeof *d->pruned);
     if (pages == NULL || d->pruned == NULL) {    /* deques_free frees `pruned` */
         if (pages != NULL)
-            fi_free_pages(pages, (d->cap + 1) * sizeof *pages);
+            fi_free_pages(pages, deque_bytes(d->cap));
         return F_ENOMEM;
     }
     fi_task_mark(pages);
@@ -67,7 +74,7 @@ static void deque_destroy(struct fi_deque *d)
     if (d->own == NULL)
         return;
     if (d->own->slot_ != NULL)
-        fi_free_pages(d->own->slot_ - 1, (d->cap + 1) * sizeof *d->own->slot_);
+        fi_free_pages(d->own->slot_ - 1, deque_bytes(d->cap));
     fi_free(d->pruned);
     d->own->slot_ = NULL;
     d->pruned = NULL;

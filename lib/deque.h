@@ -33,6 +33,9 @@ _Static_assert(sizeof(void (*)(void)) == sizeof(unsigned long) && sizeof(long) =
 _Static_assert(offsetof(struct f_task_, j_) == offsetof(struct f_task_, word_) + sizeof(long) &&
                    offsetof(struct f_task_, arg_) == offsetof(struct f_task_, i_) + sizeof(long),
                "a fork stores word_ and a zero j_, i_ and a zero arg_, as pairs (f_store_pair_)");
+_Static_assert(offsetof(struct f_task_, i_) == offsetof(struct f_task_, j_) + sizeof(long),
+               "j_, i_ and arg_ are one run of bytes, where a typed task's structure travels "
+               "(F_TASK_SLOT_, struct f_words_)");
 
 /* A slot's word, taken apart (filaments/inline-private.h, struct f_task_). */
 static inline unsigned long fi_task_kind(const struct f_task_ *t)

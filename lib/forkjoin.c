@@ -46,10 +46,22 @@
 static void join_to(struct fi_server *me, size_t base);
 static void join_untyped(struct fi_server *me, size_t base);
 
+/* A typed function finds its words in its frame too, where its sync's
+ * direct call leaves them (the slot it pops is the child's frame), and
+ * reads them there if it is a task (filaments/inline-private.h,
+ * f_args_unframe_): so every caller leaves them there.  The frame is a
+ * free slot of the caller's: the bottom, or a slot of its own outside a
+ * filament (typed.c); the deque has one slot above its capacity for a
+ * child run at the bottom of a full deque (deque.c). */
 f_value fi_call(unsigned long kind, void (*fn)(void), struct f_task_ *frame, long i, long j,
                 void *arg)
 {
     f_value r = { 0 };
+    if (kind != F_KIND_VOID_) {
+        frame->j_ = j;
+        frame->i_ = i;
+        frame->arg_ = arg;
+    }
     switch (kind) {
     case F_KIND_LONG_: r.l = ((f_long_func)fn)(frame, i, j, arg); break;
     case F_KIND_DOUBLE_: r.d = ((f_double_func)fn)(frame, i, j, arg); break;

@@ -70,8 +70,10 @@ static void guard_frame(void)
  * returns the value: a typed function called there is its own sequential
  * program, and a fork never has a failure to report (f_fork(3)).  The
  * values wait for their syncs in the thread's own stack, newest on top;
- * it is freed when it empties.  Such a thread has no deque: its frame is
- * its f_deque_'s bottom, on which every inline fast path fails.
+ * it is freed when it empties.  Such a thread has no deque: the child's
+ * frame is a slot on the stack that holds its words (fi_call), and is not
+ * the f_deque_'s bottom, so that every inline fork and sync through it
+ * fails, as every one through that bottom does.
  */
 static __thread struct {
     f_value *values;
@@ -80,7 +82,8 @@ static __thread struct {
 
 static void fork_outside(unsigned long kind, void (*fn)(void), long i, long j, void *arg)
 {
-    f_value v = fi_call(kind, fn, f_deque_.bottom_, i, j, arg);
+    struct f_task_ frame;
+    f_value v = fi_call(kind, fn, &frame, i, j, arg);
     if (fi_grow((void **)&outside.values, &outside.cap, outside.n, sizeof *outside.values) < 0)
         fi_out_of_memory("the value of a typed fork outside a filament");
     outside.values[outside.n++] = v;

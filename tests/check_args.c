@@ -15,6 +15,7 @@
  */
 #include "fj.h"
 
+#include <limits.h>
 #include <stdatomic.h>
 
 #define N 200                 /* children per parent */
@@ -285,6 +286,98 @@ F_TASK_1(long, marks_all, long, n)
     return wrong;
 }
 
+/* Lace's knapsack as its users port it: a pointer and three ints, which
+ * travel in the slot as the structure (the fork stores each member, the
+ * child loads each from its frame; F_TASK(3)), its fork checked with a
+ * fallback call, its base cases returning early. */
+struct item {
+    int value, weight;
+};
+
+static const struct item items[] = { { 51, 29 }, { 36, 17 }, { 83, 42 }, { 65, 34 },
+                                     { 88, 45 }, { 54, 30 }, { 26, 14 }, { 36, 20 },
+                                     { 36, 21 }, { 40, 25 }, { 19, 12 }, { 17, 11 },
+                                     { 24, 16 }, { 12, 8 },  { 9, 7 },   { 5, 4 } };
+#define NITEMS ((int)(sizeof items / sizeof *items))
+
+F_TASK_4(long, knapsack, const struct item *, e, int, c, int, n, int, v)
+{
+    if (c < 0)
+        return INT_MIN;
+    if (n == 0 || c == 0)
+        return v;
+    long with, without;
+    if (F_FORK_LONG(&fr, knapsack, e + 1, c, n - 1, v) != F_OK) {
+        without = F_CALL(knapsack, fr, e + 1, c, n - 1, v);
+        with = F_CALL(knapsack, fr, e + 1, c - e->weight, n - 1, v + e->value);
+    } else {
+        with = F_CALL(knapsack, fr, e + 1, c - e->weight, n - 1, v + e->value);
+        without = f_sync_long(&fr, knapsack);
+    }
+    return with > without ? with : without;
+}
+
+static long knapsack_plain(const struct item *e, int c, int n, int v)
+{
+    if (c < 0)
+        return INT_MIN;
+    if (n == 0 || c == 0)
+        return v;
+    long without = knapsack_plain(e + 1, c, n - 1, v);
+    long with = knapsack_plain(e + 1, c - e->weight, n - 1, v + e->value);
+    return with > without ? with : without;
+}
+
+/* A long double alone, 16 bytes aligned to 16: it fits in the words but
+ * not at the slot's alignment, so it travels as words. */
+F_TASK_1(double, halves, long double, x)
+{
+    if (x < 1.0L)
+        return (double)x;
+    F_FORK_DOUBLE(&fr, halves, x / 2);
+    double b = F_CALL(halves, fr, x / 2 - 0.25L);
+    return f_sync_double(&fr, halves) + b;
+}
+
+static double halves_plain(long double x)
+{
+    if (x < 1.0L)
+        return (double)x;
+    double b = halves_plain(x / 2 - 0.25L);
+    return halves_plain(x / 2) + b;
+}
+
+/* Loop index: the servers and the deque (fj.h; FILAMENTS_DEQUE 2, 3 or
+ * the default, in turn), so that children are synced inline, stolen, run
+ * by the library in a full deque (at its top, the slot above the last)
+ * and forked from the main thread, where each runs at once with a frame
+ * of its own: the same values as the plain recursions. */
+START_TEST(test_args_typed_in_slot)
+{
+    static const char *deque[] = { "2", "3", NULL };
+    const char *slots = deque[_i % 3];
+    if (slots != NULL)
+        ck_assert_int_eq(setenv("FILAMENTS_DEQUE", slots, 1), 0);
+    FJ_START(_i / 3);
+    long best = knapsack_plain(items, 100, NITEMS, 0);
+    for (int m = 0; m < NMODES; ++m) {
+        long r = -1;
+        double h = -1;
+        f_set_prune(modes[m]);
+        ck_assert_int_eq(F_RUN(knapsack, &r, items, 100, NITEMS, 0), F_OK);
+        ck_assert_msg(r == best, "FILAMENTS_DEQUE=%s: knapsack %ld, not %ld",
+                      slots != NULL ? slots : "default", r, best);
+        ck_assert_int_eq(F_RUN(halves, &h, 300.0L), F_OK);
+        ck_assert(h == halves_plain(300.0L));
+    }
+    f_frame fr = f_frame_here();
+    ck_assert_int_eq(F_FORK_LONG(&fr, knapsack, items, 60, NITEMS, 5), F_OK);
+    ck_assert_int_eq(F_FORK_DOUBLE(&fr, halves, 40.0L), F_OK);
+    ck_assert(f_sync_double(&fr, halves) == halves_plain(40.0L));
+    ck_assert_int_eq(f_sync_long(&fr, knapsack), knapsack_plain(items, 60, NITEMS, 5));
+}
+END_TEST
+
 /* Loop index: the servers (fj.h).  Values bitwise those of the plain
  * recursions; each leaf of harmonic and each child of marks_all once. */
 START_TEST(test_args_typed_values)
@@ -321,5 +414,6 @@ Suite *make_suite(void)
     TCase *core = fj_tcase(s, "core");
     FJ_ADD(core, test_args_untyped_intact_once, 0, 4 * NSHAPES);
     FJ_ADD(core, test_args_typed_values, 0, 4);
+    FJ_ADD(core, test_args_typed_in_slot, 0, 12);
     return s;
 }
