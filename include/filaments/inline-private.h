@@ -293,13 +293,6 @@ static inline int f_below_bound_(const struct f_task_ *t, struct f_task_ *const 
  * fork to the library, as a zero before would have. */
 enum { F_ASK_, F_PUSHED_, F_CALL_ };
 
-/* A slot written at t: its fork counted (f_get_stats), the bottom above it. */
-static inline void f_pushed_(struct f_deque_ *d, struct f_task_ *t)
-{
-    t->forks_++;
-    d->bottom_ = t + 1;
-}
-
 /* A fork's slot, and the bottom above it.  Where j or arg is a constant
  * zero (Fibonacci's forks: both; a task of two longs: arg), it is stored
  * with the word before it (the function's, i) as one pair: a register
@@ -323,7 +316,8 @@ static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned
         t->i_ = i;
         t->arg_ = arg;
     }
-    f_pushed_(d, t);
+    t->forks_++;
+    d->bottom_ = t + 1;
 }
 
 static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long kind,
@@ -425,14 +419,14 @@ F_API f_value f_sync_typed_(unsigned long kind);
  * and spilled its frame around the child's call (bench/floor, gcc 12.2:
  * knapsack-task 72.38 instructions per call, 63.38 with this; pi 83.45,
  * 66.47; typed fork + sync 15.87 over a call, 13.97; doc/design.md,
- * "Fork/join").  The call
- * skips the red zone, which the caller may use, and goes through the GOT,
- * not a PLT entry, whose lazy binding would clobber r11;
- * f_fork_typed_asked_'s unwind information puts the caller's stack
- * pointer back above the red zone, so that a debugger's backtrace from
- * within the library is whole.  The vector and x87 registers are
- * clobbered (the C library's string functions use them, with AVX-512's
- * mask registers).
+ * "Fork/join").  The call skips the red zone, which the caller may use,
+ * and goes through the GOT, not a PLT entry, whose lazy binding would
+ * clobber r11; f_fork_typed_asked_'s unwind information puts the caller's
+ * stack pointer back above the red zone and says where the registers
+ * are, so that a debugger's backtrace from within the library is whole,
+ * with the caller's values.  The vector and x87 registers are clobbered
+ * (the C library's string functions use them, with AVX-512's mask
+ * registers).
  */
 #if defined(F_ASM_X86_64_)
 #if defined(__AVX512F__)
@@ -472,23 +466,6 @@ static inline void f_ask_typed_fork_(struct f_deque_ *d, unsigned long kind, voi
     f_fork_typed_(kind, fn, i, j, arg);
 }
 #endif
-
-/* The words in the slot's order (struct f_task_: j, i, arg), so that the
- * structure's bytes are the slot's bytes from j on, however they got
- * there: put member by member into the words (f_args_put_), or stored
- * into the slot as the structure (a typed task's fork, f_fork_long_args_
- * and its kin). */
-struct f_words_ {
-    long j_;
-    long i_;
-    void *arg_;
-};
-
-/* May a typed fork push at its frame t: the bottom, below the peak?  A
- * macro, so that F_LIKELY_ around it reaches both compares (around an
- * inline function's result, gcc 12 put the push out of line: one jump
- * more per fork, bench/floor's fib-sync 31.95 -> 32.95). */
-#define F_TYPED_FITS_(d, t) ((t) == (d)->bottom_ && f_below_bound_((t), &(d)->peak_))
 
 /* Typed forks: push at the frame, if it is the bottom and below peak_, the
  * highest bottom so far (a new peak goes to the library), which a thief
@@ -545,7 +522,7 @@ struct f_words_ {
                                                       void *arg)                               \
     {                                                                                          \
         struct f_deque_ *d = &f_deque_;                                                        \
-        if (F_LIKELY_(F_TYPED_FITS_(d, t))) {                                                  \
+        if (F_LIKELY_(t == d->bottom_ && f_below_bound_(t, &d->peak_))) {                      \
             f_write_slot_(d, t, word, i, j, arg);                                                \
             return t + 1;                                                                      \
         }                                                                                      \
@@ -584,30 +561,6 @@ struct f_words_ {
         if (fr == (f_frame *)0 || fn == (f_##name##_func)0)                                    \
             return f_fork_typed_(KIND, (void (*)(void))0, i, j, arg);                          \
         *fr = f_fork_##name##_at_(*fr, f_word_(KIND, (void (*)(void))fn), fn, i, j, arg);      \
-        return 0;                                                                              \
-    }                                                                                          \
-    /* A typed task's fork (F_TASK_n) whose arguments fit in the words: */                   \
-    /* put(t, args) stores them into the slot t as the structure, member by */                 \
-    /* member; w holds them as words for the library's path. */                                \
-    static inline F_EARLY_ int f_fork_##name##_args_(f_frame *fr, f_##name##_func fn,          \
-                                                     void (*put)(struct f_task_ *, const void *), \
-                                                     const void *args, struct f_words_ w)      \
-    {                                                                                          \
-        struct f_deque_ *d = &f_deque_;                                                        \
-        unsigned long word = f_word_(KIND, (void (*)(void))fn);                                \
-        struct f_task_ *t;                                                                     \
-        if (fr == (f_frame *)0)                                                                \
-            return f_fork_typed_(KIND, (void (*)(void))0, 0, 0, (void *)0);                    \
-        t = *fr;                                                                               \
-        if (F_LIKELY_(F_TYPED_FITS_(d, t))) {                                                  \
-            t->word_ = word;                                                                   \
-            put(t, args);                                                                      \
-            f_pushed_(d, t);                                                                   \
-            *fr = t + 1;                                                                       \
-            return 0;                                                                          \
-        }                                                                                      \
-        f_ask_typed_fork_(d, KIND, (void (*)(void))fn, word, w.i_, w.j_, w.arg_);              \
-        *fr = d->bottom_;                                                                      \
         return 0;                                                                              \
     }                                                                                          \
     static inline F_EARLY_ int f_fork_##name##_seq_inline_(f_frame *fr, f_##name##_func fn,    \
@@ -675,6 +628,14 @@ F_TYPED_FORK_(void *, ptr, F_KIND_PTR_, p)
  * forked and never run (f_finalize before f_parallel) leaves its block
  * behind.
  */
+/* A task's words (F_TASK_n) in the slot's order (struct f_task_: j, i,
+ * arg), so that the structure's bytes are the slot's bytes from j on,
+ * where a typed task's child reads them (F_TASK_SLOT_ below). */
+struct f_words_ {
+    long j_;
+    long i_;
+    void *arg_;
+};
 
 /* The words as integers while a fork fills them, one bit pattern each. */
 typedef unsigned long f_bits_[3];
@@ -862,32 +823,25 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
 
 /*
  * A typed task whose structure fits in the slot's words, with no more
- * than a word's alignment, travels in the slot as the structure: its fork
- * stores it there member by member (name##_put_, through a type that may
- * alias the slot's words), and the child loads it from its frame
- * (name##_get_), where every caller of a typed function leaves its words:
- * its sync, which calls it with its own slot as the frame, and the
- * library (fi_call).  So the child's loads are the fork's stores, member
- * for member, as Lace's are; with the words in registers the fork packed
- * each word of two ints (mov, shl, or) and the child unpacked it (mov,
- * sar): knapsack as an F_TASK_4 (bench/floor's knapsack-task) 63.38
- * instructions per call that way, 56.07 this way (gcc 12.2, December
- * 2026).  Stored as the structure and loaded as words (the sync's
- * arguments), two ints in a word would wait for both stores to reach the
- * cache (a failed store-to-load forward); and with memcpy instead of the
- * typed copy, gcc kept the structure on the stack and copied it with a
- * 16-byte load, which waits so at every fork.  Other tasks, and every
- * fork with a sequential version, use the words, whose bytes are the
- * same (struct f_words_).
+ * than a word's alignment, is loaded by its child from its frame, member
+ * by member (name##_get_, through a type that may alias the slot's
+ * words), where every caller of a typed function leaves its words: its
+ * sync, which calls it with its own slot as the frame, and the library
+ * (fi_call).  Its fork stores the words, as every fork does.  So the
+ * child's loads lie within the fork's stores, which forwards them, and
+ * the child does not unpack a word of two ints from the sync's word
+ * arguments (mov, sar): knapsack as an F_TASK_4 (bench/floor's
+ * knapsack-task) 63.38 instructions per call that way, 59.17 this way
+ * (gcc 12.2, December 2026).  Stored as the structure too, member by
+ * member as Lace stores its tasks, it took 56.07 instructions, but a
+ * store more per fork, and a fork waits on its stores: Lace's knapsack
+ * ported took 1.10 times Lace's time that way, 1.00 this way (11 rounds
+ * in turn, Intel Xeon).  Other tasks read their words from the
+ * arguments, whose bytes are the same (struct f_words_).
  */
 #if defined(__GNUC__)
 #define F_MAY_ALIAS_ __attribute__((may_alias))
 #define F_TASK_SLOT_(name)                                                                         \
-    static inline void name##_put_(struct f_task_ *f_t_, const void *f_a_)                         \
-    {                                                                                              \
-        *(struct name##_args_ *)((char *)f_t_ + offsetof(struct f_task_, j_)) =                    \
-            *(const struct name##_args_ *)f_a_;                                                    \
-    }                                                                                              \
     static inline void name##_get_(struct name##_args_ *f_a_, const struct f_task_ *f_t_)          \
     {                                                                                              \
         *f_a_ = *(const struct name##_args_ *)((const char *)f_t_ + offsetof(struct f_task_, j_)); \
@@ -895,10 +849,6 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
 #else
 #define F_MAY_ALIAS_
 #define F_TASK_SLOT_(name)                                                                         \
-    static inline void name##_put_(struct f_task_ *f_t_, const void *f_a_)                         \
-    {                                                                                              \
-        memcpy((char *)f_t_ + offsetof(struct f_task_, j_), f_a_, sizeof(struct name##_args_));    \
-    }                                                                                              \
     static inline void name##_get_(struct name##_args_ *f_a_, const struct f_task_ *f_t_)          \
     {                                                                                              \
         memcpy(f_a_, (const char *)f_t_ + offsetof(struct f_task_, j_), sizeof *f_a_);             \
@@ -929,8 +879,6 @@ static inline int f_args_forked_(int rc, const struct f_words_ *w, size_t n)
                                                       F_UNWRAP_ params)                            \
     {                                                                                              \
         F_PACK_(name, args, puts)                                                                  \
-        if (F_TASK_IN_SLOT_(name) && f_seq_ == (f_##kind##_func)0)                                 \
-            return f_fork_##kind##_args_(f_fr_, name, name##_put_, &f_a_, f_w_);                   \
         f_rc_ = f_seq_ != (f_##kind##_func)0                                                       \
                     ? f_fork_##kind##_seq(f_fr_, name, f_seq_, f_w_.i_, f_w_.j_, f_w_.arg_)        \
                     : f_fork_##kind(f_fr_, name, f_w_.i_, f_w_.j_, f_w_.arg_);                     \
