@@ -49,7 +49,7 @@ static void join_untyped(struct fi_server *me, size_t base);
 /* A typed function finds its words in its frame too, where its sync's
  * direct call leaves them (the slot it pops is the child's frame), and
  * reads them there if it is a task (filaments/inline-private.h,
- * f_args_unframe_): so every caller leaves them there.  The frame is a
+ * F_TASK_SLOT_): so every caller leaves them there.  The frame is a
  * free slot of the caller's: the bottom, or a slot of its own outside a
  * filament (typed.c); the deque has one slot above its capacity for a
  * child run at the bottom of a full deque (deque.c). */
