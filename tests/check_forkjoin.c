@@ -1246,13 +1246,15 @@ START_TEST(test_forkjoin_small_deque_untyped)
 END_TEST
 
 /* Values that a typed function holds across forks that the library takes
- * (a deque of 2 or 3 slots: most forks find it full; new peaks; thieves'
+ * (a deque of 2 to 8 slots: most forks find it full; new peaks; thieves'
  * requests): on x86-64 such a fork enters the library without a call's
  * clobbers (f_fork_typed_asked_), so that the compiler keeps values in the
- * registers that a callee may clobber.  Twelve integers and three doubles,
+ * registers that a callee may clobber.  Six integers and two doubles,
  * loaded from volatile memory before the fork, so that the compiler must
  * keep them rather than load or compute them again, are compared after
- * it with the same memory; a long double beside them, on the x87 stack. */
+ * it with the same memory; a long double beside them, on the x87 stack.
+ * Few enough that gcc 12 keeps some in those registers (with twelve it
+ * kept them all on the stack, and a stub that clobbered them passed). */
 static volatile long kept_ints[6];
 static volatile double kept_doubles[2];
 static atomic_long kept_wrong;
