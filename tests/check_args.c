@@ -14,6 +14,7 @@
  * (fj.h), with pruning auto, off and at every fork (1).
  */
 #include "fj.h"
+#include "../bench/floor.h"    /* floor_knapsack_task, struct item */
 
 #include <limits.h>
 #include <stdatomic.h>
@@ -286,36 +287,15 @@ F_TASK_1(long, marks_all, long, n)
     return wrong;
 }
 
-/* Lace's knapsack as its users port it: a pointer and three ints, which
- * travel in the slot as the structure (the fork stores each member, the
- * child loads each from its frame; F_TASK(3)), its fork checked with a
- * fallback call, its base cases returning early. */
-struct item {
-    int value, weight;
-};
-
-static const struct item items[] = { { 51, 29 }, { 36, 17 }, { 83, 42 }, { 65, 34 },
-                                     { 88, 45 }, { 54, 30 }, { 26, 14 }, { 36, 20 },
-                                     { 36, 21 }, { 40, 25 }, { 19, 12 }, { 17, 11 },
-                                     { 24, 16 }, { 12, 8 },  { 9, 7 },   { 5, 4 } };
+/* Lace's knapsack as its users port it, bench/floor's knapsack-task
+ * (bench/floor-task.c): a pointer and three ints, which its child loads
+ * from its frame (F_TASK(3)), its fork checked with a fallback call, its
+ * base cases returning early. */
+static struct item items[] = { { 51, 29 }, { 36, 17 }, { 83, 42 }, { 65, 34 }, { 88, 45 },
+                               { 54, 30 }, { 26, 14 }, { 36, 20 }, { 36, 21 }, { 40, 25 },
+                               { 19, 12 }, { 17, 11 }, { 24, 16 }, { 12, 8 },  { 9, 7 },
+                               { 5, 4 } };
 #define NITEMS ((int)(sizeof items / sizeof *items))
-
-F_TASK_4(long, knapsack, const struct item *, e, int, c, int, n, int, v)
-{
-    if (c < 0)
-        return INT_MIN;
-    if (n == 0 || c == 0)
-        return v;
-    long with, without;
-    if (F_FORK_LONG(&fr, knapsack, e + 1, c, n - 1, v) != F_OK) {
-        without = F_CALL(knapsack, fr, e + 1, c, n - 1, v);
-        with = F_CALL(knapsack, fr, e + 1, c - e->weight, n - 1, v + e->value);
-    } else {
-        with = F_CALL(knapsack, fr, e + 1, c - e->weight, n - 1, v + e->value);
-        without = f_sync_long(&fr, knapsack);
-    }
-    return with > without ? with : without;
-}
 
 static long knapsack_plain(const struct item *e, int c, int n, int v)
 {
@@ -350,8 +330,9 @@ static double halves_plain(long double x)
 /* Loop index: the servers and the deque (fj.h; FILAMENTS_DEQUE 2, 3 or
  * the default, in turn), so that children are synced inline, stolen, run
  * by the library in a full deque (at its top, the slot above the last)
- * and forked from the main thread, where each runs at once with a frame
- * of its own: the same values as the plain recursions. */
+ * and forked from the main thread (tfib, three words: loaded from its
+ * frame too), where each runs at once with a frame of its own: the same
+ * values as the plain recursions. */
 START_TEST(test_args_typed_in_slot)
 {
     static const char *deque[] = { "2", "3", NULL };
@@ -364,17 +345,17 @@ START_TEST(test_args_typed_in_slot)
         long r = -1;
         double h = -1;
         f_set_prune(modes[m]);
-        ck_assert_int_eq(F_RUN(knapsack, &r, items, 100, NITEMS, 0), F_OK);
+        ck_assert_int_eq(floor_knapsack_task(items, 100, NITEMS, &r), F_OK);
         ck_assert_msg(r == best, "FILAMENTS_DEQUE=%s: knapsack %ld, not %ld",
                       slots != NULL ? slots : "default", r, best);
         ck_assert_int_eq(F_RUN(halves, &h, 300.0L), F_OK);
         ck_assert(h == halves_plain(300.0L));
     }
     f_frame fr = f_frame_here();
-    ck_assert_int_eq(F_FORK_LONG(&fr, knapsack, items, 60, NITEMS, 5), F_OK);
+    ck_assert_int_eq(F_FORK_LONG(&fr, tfib, 20, 0, fibs), F_OK);
     ck_assert_int_eq(F_FORK_DOUBLE(&fr, halves, 40.0L), F_OK);
     ck_assert(f_sync_double(&fr, halves) == halves_plain(40.0L));
-    ck_assert_int_eq(f_sync_long(&fr, knapsack), knapsack_plain(items, 60, NITEMS, 5));
+    ck_assert_int_eq(f_sync_long(&fr, tfib), fib_plain(20));
 }
 END_TEST
 
