@@ -102,9 +102,9 @@ struct fi_deque {
     size_t prune_depth;
     unsigned long answered_ns;
     /* The forks pushed here are the sum of the slots' counts (below peak)
-     * and forks_moved; the fork/join filaments this server ran are derived,
-     * so that a pop counts nothing: pushed + carried - lost - live + taken
-     * (stats.c). */
+     * and forks_moved (struct f_task_ says when a slot counts); the
+     * fork/join filaments this server ran are derived, so that no pop
+     * counts them: pushed + carried - lost - live + taken (stats.c). */
     unsigned long forks_moved;
     unsigned long lost;     /* slots pushed here that a thief ran */
     unsigned long taken;    /* slots taken from other deques and run here */

@@ -51,7 +51,7 @@ static void push_slot(struct fi_deque *d, unsigned long kind, void (*fn)(void), 
 {
     struct f_task_ *t = d->own->bottom_++;
     *t = (struct f_task_){ .word_ = f_word_(kind, fn), .i_ = i, .j_ = j, .arg_ = arg,
-                           .forks_ = t->forks_ + 1 };
+                           .forks_ = t->forks_ + (kind == F_KIND_VOID_) };
     note_peak(d);
 }
 

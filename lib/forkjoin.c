@@ -215,6 +215,10 @@ struct f_task_ *fi_forkjoin_pop(struct fi_server *me)
     struct f_deque_ *o = d->own;
     size_t b = fi_bottom(d) - 1;
     struct f_task_ *slot = &o->slot_[b];
+    unsigned long kind = fi_task_kind(slot);
+    /* A typed fork counts as its slot is popped, as the inline sync counts
+     * it (struct f_task_); a pruned one's kept value counted as pruned. */
+    slot->forks_ += kind != F_KIND_VOID_ && kind != F_KIND_DONE_;
     if (b >= d->split) {
         o->bottom_ = slot;
         fi_task_run(me, slot);
@@ -242,7 +246,7 @@ struct f_task_ *fi_forkjoin_pop(struct fi_server *me)
         /* Stolen: top == split == b + 1.  Keep b below our bottom until the
          * thief has written into it, then drop it and lower top and split. */
         wait_stolen(me, slot);
-        d->lost += fi_task_kind(slot) != F_KIND_DONE_;
+        d->lost += kind != F_KIND_DONE_;
         d->split = b;
         o->bottom_ = slot;
         AO_store(&d->ts, FI_TS(b, b));

@@ -25,8 +25,10 @@ static void add(struct f_stats *sum, const struct f_stats *s)
         sum->peak_live_forks = s->peak_live_forks;
 }
 
-/* The slots pushed on a deque: each slot counts the forks made into it,
- * and no fork reaches past the peak (deque.h). */
+/* The slots pushed on a deque: each slot counts the forks made into it
+ * (an untyped one at its push, a typed one at its pop: none is live
+ * between runs; struct f_task_), and no fork reaches past the peak
+ * (deque.h). */
 static unsigned long pushed(const struct fi_deque *d)
 {
     unsigned long n = d->forks_moved;

@@ -1222,6 +1222,42 @@ START_TEST(test_forkjoin_small_deque_typed)
 }
 END_TEST
 
+/* f_get_stats(3) counts each typed fork once, wherever its slot goes: a
+ * typed fork counts as its slot is popped, by its sync inline or by the
+ * library (a sync that names another function: every one of those; a
+ * stolen slot; a full deque's kept values, which count as pruned), and an
+ * untyped one (the root) as it is pushed.  Typed fib(n) forks once per
+ * call with n >= 2: fib(n + 1) - 1 forks. */
+START_TEST(test_forkjoin_stats_typed_forks_counted_once)
+{
+    ck_assert_int_eq(setenv("FILAMENTS_DEQUE", small_deque(_i), 1), 0);
+    FJ_START(_i);
+    f_set_prune(small_deque_prune(_i));
+    for (long misname = 0; misname <= 1; ++misname) {
+        unsigned long forks = 0;
+        struct f_stats st, one, sum = { 0 };
+        ck_assert_int_eq(f_reset_stats(), F_OK);
+        for (long n = 0; n <= 20; n += 4) {
+            long r = -1;
+            ck_assert_int_eq(f_run_long(fib_long, n, misname, NULL, &r), F_OK);
+            ck_assert_int_eq(r, fib_seq(n));
+            forks += 1 + (unsigned long)(fib_seq(n + 1) - 1);
+        }
+        ck_assert_int_eq(f_get_stats(F_ANY, &st), F_OK);
+        ck_assert_msg(st.forks == forks, "FILAMENTS_DEQUE=%s, misname %ld: %lu forks, not %lu",
+                      small_deque(_i), misname, st.forks, forks);
+        ck_assert_uint_eq(st.filaments_run, st.forks - st.pruned_forks);
+        for (int k = 0; k < f_num_servers(); ++k) {
+            ck_assert_int_eq(f_get_stats(k, &one), F_OK);
+            sum.forks += one.forks;
+            sum.filaments_run += one.filaments_run;
+        }
+        ck_assert_uint_eq(sum.forks, st.forks);
+        ck_assert_uint_eq(sum.filaments_run, st.filaments_run);
+    }
+}
+END_TEST
+
 /* The same untyped: fib and sum_range, each fork into a deque of a few
  * slots that is mostly full, so that most children run as calls at once,
  * and the joins still find their values. */
@@ -2023,6 +2059,7 @@ Suite *make_suite(void)
     FJ_ADD(limits, test_forkjoin_full_deque_typed_join_first, 0, 4);
     FJ_ADD(limits, test_forkjoin_small_deque_typed, 0, 32);
     FJ_ADD(limits, test_forkjoin_small_deque_untyped, 0, 32);
+    FJ_ADD(limits, test_forkjoin_stats_typed_forks_counted_once, 0, 32);
     FJ_ADD(limits, test_forkjoin_values_kept_across_library_fork, 0, 16);
     FJ_ADD(limits, test_forkjoin_run_typed, 0, 16);
     FJ_ADD(limits, test_forkjoin_task_odd_members, 0, 16);

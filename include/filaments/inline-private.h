@@ -182,9 +182,16 @@ struct f_task_ {
     f_value result_;
     volatile unsigned long done_;   /* written by a thief */
     volatile unsigned long thief_;
-    /* Forks made into this slot: the owner's, summed by stats.c.  One count
-     * per slot, not per deque, so that a fork's increment does not wait for
-     * the previous fork's through memory, as one counter's would. */
+    /* Forks made into this slot: the owner's, summed by stats.c; an
+     * untyped one counts as it is pushed, a typed one as its slot is
+     * popped (by its sync, inline, or by the library), since no typed slot
+     * outlives its run.  One count per slot, not per deque, so that an
+     * increment does not wait for the previous one's through memory, as
+     * one counter's would.  A typed fork counts at its sync, where it
+     * costs less: in a recursion that the compiler made a loop, each turn
+     * forks into the slot that the last turn's sync popped, and counted in
+     * the fork, typed fib took 1.07 and 1.05 times its time now at 1 and 2
+     * servers; with no count, 0.91 and 0.93 (doc/design.md, "Fork/join"). */
     unsigned long forks_;
 };
 
@@ -316,7 +323,6 @@ static inline void f_write_slot_(struct f_deque_ *d, struct f_task_ *t, unsigned
         t->i_ = i;
         t->arg_ = arg;
     }
-    t->forks_++;
     d->bottom_ = t + 1;
 }
 
@@ -326,6 +332,8 @@ static inline int f_push_(struct f_deque_ *d, struct f_task_ *t, unsigned long k
     if (fn == (void (*)(void))0)
         return F_ASK_;
     if (F_LIKELY_(f_below_bound_(t, &d->limit_))) {
+        if (kind == F_KIND_VOID_)
+            t->forks_++;    /* a typed one counts at its pop */
         f_write_slot_(d, t, f_word_(kind, fn), i, j, arg);
         return F_PUSHED_;
     }
@@ -538,6 +546,7 @@ static inline void f_ask_typed_fork_(struct f_deque_ *d, unsigned long kind, voi
         if (F_LIKELY_(t == d->bottom_)) {                                                      \
             if (F_LIKELY_((--t)->word_ == word)) {                                             \
                 d->bottom_ = t;                                                                \
+                t->forks_++;                                                                   \
                 r.frame_ = t;                                                                  \
                 r.value_ = fn(t, t->i_, t->j_, t->arg_);                                       \
                 return r;                                                                      \
