@@ -46,6 +46,8 @@ static void note_peak(struct fi_deque *d)
         d->peak = fi_bottom(d);
 }
 
+/* Push a slot; an untyped fork counts here, a typed one at its pop
+ * (struct f_task_). */
 static void push_slot(struct fi_deque *d, unsigned long kind, void (*fn)(void), long i, long j,
                       void *arg)
 {

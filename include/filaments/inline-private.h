@@ -493,7 +493,8 @@ static inline void f_ask_typed_fork_(struct f_deque_ *d, unsigned long kind, voi
  * child wherever it hands out a frame there (doc/design.md, "Fork/join"),
  * so no sync pops a slot of another's without a bound to compare with.  A
  * slot whose word is the named function of this kind (only a typed fork
- * of it writes one; a marked one differs) is called directly, as a plain
+ * of it writes one; a marked one differs) is counted (struct f_task_)
+ * and called directly, as a plain
  * call with nothing after it (the caller's base_; its leftovers for the
  * caller's next sync or join), so that the compiler can make the
  * recursion a loop.  Every fork stores j and arg, so that this is one
